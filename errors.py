@@ -1,0 +1,25 @@
+"""The one exception hierarchy of nl2sparql: every message is one line saying what was wrong and what to do."""
+
+
+class Nl2SparqlError(Exception):
+    """Base class for every error nl2sparql raises on purpose."""
+
+
+class QueryRejected(Nl2SparqlError):
+    """The query is well-formed but not allowed (an Update, a SERVICE to a foreign endpoint)."""
+
+
+class QuerySyntaxError(Nl2SparqlError):
+    """The query text is not valid SPARQL 1.1."""
+
+
+class EndpointError(Nl2SparqlError):
+    """The endpoint could not be reached or failed while answering."""
+
+
+class StoreNotFound(EndpointError):
+    """The embedded store has not been built yet."""
+
+
+class BuildError(Nl2SparqlError):
+    """The knowledge-base build could not read or load its sources."""

@@ -1,0 +1,76 @@
+"""The read-only guard shared by every endpoint: parse first, refuse Updates, check SERVICE use."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Literal
+
+from nl2sparql.errors import QueryRejected, QuerySyntaxError
+from nl2sparql.kb.service import ServiceCall, check_services, find_services
+
+QueryForm = Literal["SELECT", "ASK", "CONSTRUCT", "DESCRIBE"]
+
+_FORMS: dict[str, QueryForm] = {
+    "SelectQuery": "SELECT", "AskQuery": "ASK", "ConstructQuery": "CONSTRUCT",
+    "DescribeQuery": "DESCRIBE",
+}
+
+_UPDATE_NAMES = {
+    "InsertData": "INSERT DATA", "DeleteData": "DELETE DATA", "DeleteWhere": "DELETE WHERE",
+    "Modify": "INSERT/DELETE … WHERE", "Load": "LOAD", "Clear": "CLEAR", "Drop": "DROP",
+    "Create": "CREATE", "Add": "ADD", "Move": "MOVE", "Copy": "COPY",
+}
+
+
+@dataclass(frozen=True)
+class CheckedQuery:
+    """A query that passed the guard: its text, its form, and its SERVICE clauses."""
+
+    text: str
+    form: QueryForm
+    services: tuple[ServiceCall, ...]
+
+
+def check(query: str) -> CheckedQuery:
+    """Parse the query and refuse what must never run; raises QuerySyntaxError or QueryRejected."""
+    return _check_cached(query.strip())
+
+
+@functools.lru_cache(maxsize=2048)
+def _check_cached(text: str) -> CheckedQuery:
+    if not text:
+        raise QuerySyntaxError("empty query: write a SELECT, ASK, CONSTRUCT or DESCRIBE query")
+    form = _parse_form(text)
+    calls = find_services(text)
+    check_services(calls)
+    return CheckedQuery(text, form, tuple(calls))
+
+
+def _parse_form(text: str) -> QueryForm:
+    from pyparsing import ParseException
+    from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
+
+    try:
+        parsed = parseQuery(text)
+    except ParseException as query_error:
+        try:
+            update = parseUpdate(text)
+        except ParseException:
+            raise QuerySyntaxError(_one_line(query_error)) from None
+        raise QueryRejected(
+            f"{_update_kind(update)} is an Update: the knowledge base is read-only, "
+            "so only SELECT, ASK, CONSTRUCT and DESCRIBE run"
+        ) from None
+    except Exception as error:  # rdflib raises plain exceptions for e.g. undeclared prefixes
+        raise QuerySyntaxError(f"malformed SPARQL: {str(error).splitlines()[0]}") from None
+    return _FORMS[parsed[1].name]
+
+
+def _update_kind(update) -> str:
+    names = [_UPDATE_NAMES.get(getattr(r, "name", ""), "an Update") for r in update.get("request", [])]
+    return ", ".join(dict.fromkeys(names)) or "an Update"
+
+
+def _one_line(error) -> str:
+    return f"malformed SPARQL at line {error.lineno}, column {error.col}: {error.msg}"

@@ -1,0 +1,38 @@
+"""A small SPARQL lexer: finds keywords and IRIs outside string literals and comments."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TOKEN = re.compile(
+    r'(?P<string>"""(?:[^"\\]|\\.|"(?!""))*"""|\'\'\'(?:[^\'\\]|\\.|\'(?!\'\'))*\'\'\''
+    r'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\')'
+    r'|(?P<iri><[^<>"{}|^`\\\s]*>)'
+    r"|(?P<comment>#[^\n]*)"
+    r"|(?P<var>[?$][A-Za-z0-9_]+)"
+    r"|(?P<word>[A-Za-z_][A-Za-z0-9_\-]*(?::[A-Za-z0-9_\-.]*)?|:[A-Za-z0-9_\-.]*)",
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str
+    text: str
+    start: int
+    end: int
+
+
+def tokens(query: str) -> list[Token]:
+    """Strings, IRIs, comments, variables and words (keywords, prefixed names), in order."""
+    return [Token(m.lastgroup or "", m.group(), m.start(), m.end()) for m in _TOKEN.finditer(query)]
+
+
+def prefixes(query: str) -> dict[str, str]:
+    """The PREFIX declarations of a query, name → namespace IRI."""
+    found: dict[str, str] = {}
+    toks = [t for t in tokens(query) if t.kind != "comment"]
+    for i, tok in enumerate(toks[:-2]):
+        if tok.kind == "word" and tok.text.upper() == "PREFIX" and toks[i + 2].kind == "iri":
+            found[toks[i + 1].text.rstrip(":").split(":")[0]] = toks[i + 2].text[1:-1]
+    return found
