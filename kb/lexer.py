@@ -11,6 +11,7 @@ _TOKEN = re.compile(
     r'|(?P<iri><[^<>"{}|^`\\\s]*>)'
     r"|(?P<comment>#[^\n]*)"
     r"|(?P<var>[?$][A-Za-z0-9_]+)"
+    r"|(?P<brace>[{}])"
     r"|(?P<word>[A-Za-z_][A-Za-z0-9_\-]*(?::[A-Za-z0-9_\-.]*)?|:[A-Za-z0-9_\-.]*)",
 )
 
@@ -24,7 +25,7 @@ class Token:
 
 
 def tokens(query: str) -> list[Token]:
-    """Strings, IRIs, comments, variables and words (keywords, prefixed names), in order."""
+    """Strings, IRIs, comments, variables, braces and words (keywords, prefixed names), in order."""
     return [Token(m.lastgroup or "", m.group(), m.start(), m.end()) for m in _TOKEN.finditer(query)]
 
 

@@ -1,0 +1,3 @@
+from nl2sparql.cli import main
+
+main()
