@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from nl2sparql.errors import QueryRejected, QuerySyntaxError
+from nl2sparql.kb.lexer import prefixes, tokens
 from nl2sparql.kb.service import ServiceCall, check_services, find_services
 
 QueryForm = Literal["SELECT", "ASK", "CONSTRUCT", "DESCRIBE"]
@@ -42,6 +43,7 @@ def _check_cached(text: str) -> CheckedQuery:
     if not text:
         raise QuerySyntaxError("empty query: write a SELECT, ASK, CONSTRUCT or DESCRIBE query")
     form = _parse_form(text)
+    _check_prefixes(text)
     calls = find_services(text)
     check_services(calls)
     return CheckedQuery(text, form, tuple(calls))
@@ -65,6 +67,16 @@ def _parse_form(text: str) -> QueryForm:
     except Exception as error:  # rdflib raises plain exceptions for e.g. undeclared prefixes
         raise QuerySyntaxError(f"malformed SPARQL: {str(error).splitlines()[0]}") from None
     return _FORMS[parsed[1].name]
+
+
+def _check_prefixes(text: str) -> None:
+    """rdflib parses undeclared prefixes silently; the stores would fail later with a vaguer message."""
+    declared = prefixes(text)
+    for tok in tokens(text):
+        if tok.kind == "word" and ":" in tok.text:
+            name = tok.text.split(":", 1)[0]
+            if name not in declared and name.upper() != "PREFIX":
+                raise QuerySyntaxError(f"undeclared prefix '{name}:': add a PREFIX {name}: <…> line")
 
 
 def _update_kind(update) -> str:

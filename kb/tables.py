@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.console import Group
 from rich.table import Table
 
 from nl2sparql.kb.results import QueryResult, Term
@@ -10,7 +11,7 @@ from nl2sparql.kb.vocab import COMPLIT_SERVICE, ELITA_GRAPH, LIITA_GRAPH, PREFIX
 MAX_ROWS_SHOWN = 200
 
 
-def stats_table(manifest: dict) -> Table:
+def stats_table(manifest: dict) -> Group:
     """The five parts of the knowledge base, with 'sample' where the data is our hand-authored sample."""
     table = Table(title=f"LiITA embedded store (fingerprint {manifest['fingerprint']}, built {manifest['built_at']})")
     table.add_column("part")
@@ -34,7 +35,10 @@ def stats_table(manifest: dict) -> Table:
                   f"{complit['words']:,} words, {complit['senses']:,} senses, {complit['definitions']:,} "
                   f"definitions, {complit['relations']:,} relations")
     table.caption = f"default graph {graphs['default']:,} triples; built in {manifest['build_seconds']} s"
-    return table
+    per_pos = Table("lila POS", "lemmas", title="Lemma bank per part of speech")
+    for pos, count in bank["per_pos"].items():
+        per_pos.add_row(f"lila:{pos}", f"{count:,}")
+    return Group(table, per_pos)
 
 
 def short(term: Term | None) -> str:
