@@ -16,7 +16,6 @@ class ServiceCall:
     iri: str
     start: int
     end: int
-    body_end: int = -1
 
 
 def find_services(query: str) -> list[ServiceCall]:
@@ -44,21 +43,8 @@ def find_services(query: str) -> list[ServiceCall]:
             raise QueryRejected(
                 f"SERVICE {target.text} is not allowed: name the CompL-it endpoint <{COMPLIT_SERVICE}>"
             )
-        calls.append(ServiceCall(iri, tok.start, target.end, _block_end(toks, j + 1)))
+        calls.append(ServiceCall(iri, tok.start, target.end))
     return calls
-
-
-def _block_end(toks, index: int) -> int:
-    """The end offset of the `{ … }` group opening at toks[index] (-1 when it does not open one)."""
-    if index >= len(toks) or toks[index].text != "{":
-        return -1
-    depth = 0
-    for tok in toks[index:]:
-        if tok.kind == "brace":
-            depth += 1 if tok.text == "{" else -1
-            if depth == 0:
-                return tok.end
-    return -1
 
 
 def check_services(calls: list[ServiceCall]) -> None:
@@ -72,19 +58,16 @@ def check_services(calls: list[ServiceCall]) -> None:
 
 
 def rewrite_services_as_graph(query: str, calls: list[ServiceCall]) -> str:
-    """Turn each CompL-it SERVICE into a sub-SELECT over a GRAPH holding the local copy of CompL-it.
+    """Turn each CompL-it SERVICE into a GRAPH over the local copy of CompL-it.
 
-    A SERVICE block is evaluated on its own and then joined with its surroundings; a sub-SELECT
-    of a GRAPH block has the same meaning (a FILTER inside sees only the block's own variables), so
-    OPTIONAL, FILTER and aggregates around it keep their meaning. The sub-SELECT also keeps the
-    store from interleaving the CompL-it patterns with the outer ones, which can be very slow.
+    A SERVICE block and a GRAPH block are both group patterns joined with their surroundings,
+    and a FILTER inside either sees only the block's own variables, so OPTIONAL, FILTER and
+    aggregates keep their meaning (tests/test_service.py checks each).
     """
     out, last = [], 0
     for call in sorted(calls, key=lambda c: c.start):
-        if call.body_end < 0:
-            raise QueryRejected("SERVICE must be followed by a { … } group")
         out.append(query[last:call.start])
-        out.append(f"{{ SELECT * WHERE {{ GRAPH <{call.iri}> {query[call.end:call.body_end]} }} }}")
-        last = call.body_end
+        out.append(f"GRAPH <{call.iri}>")
+        last = call.end
     out.append(query[last:])
     return "".join(out)
