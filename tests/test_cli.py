@@ -1,0 +1,57 @@
+"""The `nl2sparql` command as a user runs it: help, stats, queries, one-line red errors."""
+
+import json
+
+from click.testing import CliRunner
+
+from nl2sparql.cli import main
+
+
+def invoke(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_help_lists_the_kb_commands():
+    result = invoke("kb", "--help")
+    assert result.exit_code == 0
+    for command in ("build", "stats", "query"):
+        assert command in result.output
+
+
+def test_stats_shows_all_five_parts(kb_store):
+    result = invoke("kb", "stats", "--store", str(kb_store))
+    assert result.exit_code == 0
+    for part in ("Lemma bank", "ELITA emotions (sample)", "Sentix", "Parmigiano", "Sicilian (sample)", "CompL-it",
+                 "lila:noun"):
+        assert part in result.output
+
+
+def test_stats_json(kb_store):
+    data = json.loads(invoke("kb", "stats", "--store", str(kb_store), "--json").output)
+    assert data["sentix"]["entries"] > 0 and data["graphs"]["http://w3id.org/elita"] > 0
+
+
+def test_query_from_stdin_as_json(kb_store):
+    query = 'PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#> SELECT ?l WHERE { ?l ontolex:writtenRep "cane"@it }'
+    result = invoke("kb", "query", "-", "--store", str(kb_store), "--json", input=query)
+    assert result.exit_code == 0
+    bindings = json.loads(result.output)["results"]["bindings"]
+    assert "http://liita.it/data/id/lemma/" in bindings[0]["l"]["value"]
+
+
+def test_query_table_prefixes_iris(kb_store, tmp_path):
+    path = tmp_path / "q.rq"
+    path.write_text("SELECT ?e WHERE { ?e a <http://w3id.org/elita/Emotion> } ORDER BY ?e LIMIT 2")
+    result = invoke("kb", "query", str(path), "--store", str(kb_store))
+    assert result.exit_code == 0 and "elita:Aspettativa" in result.output
+
+
+def test_update_is_a_one_line_error_with_exit_2(kb_store):
+    result = invoke("kb", "query", "-", "--store", str(kb_store), input="CLEAR ALL")
+    assert result.exit_code == 2
+    assert result.output.strip().startswith("error: CLEAR is an Update") and len(result.output.strip().splitlines()) == 1
+
+
+def test_missing_store_says_how_to_build_it(tmp_path):
+    result = invoke("kb", "stats", "--store", str(tmp_path / "none"))
+    assert result.exit_code == 2 and "nl2sparql kb build" in result.output
