@@ -23,3 +23,7 @@ class StoreNotFound(EndpointError):
 
 class BuildError(Nl2SparqlError):
     """The knowledge-base build could not read or load its sources."""
+
+
+class DatasetError(Nl2SparqlError):
+    """The curated dataset is missing, malformed, or fails its checks."""

@@ -1,0 +1,136 @@
+"""`nl2sparql data check`: every gold query parses, passes the guard, runs, and answers what it says."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from nl2sparql.data.dataset import PATTERNS, SPLITS, Record
+from nl2sparql.errors import Nl2SparqlError
+from nl2sparql.kb.endpoint import Endpoint
+from nl2sparql.kb.guard import check
+
+_AGGREGATE = re.compile(r"\b(COUNT|SUM|AVG|MIN|MAX|GROUP_CONCAT|SAMPLE)\s*\(", re.IGNORECASE)
+_COMMENT = re.compile(r"#[^\n]*")
+
+
+@dataclass(frozen=True)
+class Offender:
+    id: str
+    source: str
+    problem: str
+
+
+@dataclass
+class CheckReport:
+    records: int = 0
+    offenders: list[Offender] = field(default_factory=list)
+    duplicates: list[tuple[str, str, str]] = field(default_factory=list)
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    multi_pattern: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.offenders and not self.duplicates
+
+    def to_json(self) -> dict:
+        return {"records": self.records, "ok": self.ok, "multi_pattern": self.multi_pattern,
+                "offenders": [o.__dict__ for o in self.offenders],
+                "duplicates": [{"first": a, "second": b, "what": w} for a, b, w in self.duplicates],
+                "counts": self.counts}
+
+
+def structure(record: Record) -> tuple:
+    """What a generalization pair must not share with train: patterns, query form, aggregates."""
+    form = "ASK" if re.search(r"\bASK\b", _COMMENT.sub("", record.sparql), re.IGNORECASE) else "SELECT"
+    aggregates = sorted({m.upper() for m in _AGGREGATE.findall(record.sparql)})
+    having = bool(re.search(r"\bHAVING\b", record.sparql, re.IGNORECASE))
+    return tuple(sorted(record.patterns)), form, tuple(aggregates), having
+
+
+def normalise_sparql(text: str) -> str:
+    return " ".join(_COMMENT.sub("", text).split())
+
+
+def normalise_question(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def pattern_counts(records: list[Record]) -> dict[str, dict[str, int]]:
+    """Pattern × split counts (a record counts once for each of its patterns)."""
+    counts = {p: dict.fromkeys(SPLITS, 0) for p in PATTERNS}
+    for record in records:
+        for pattern in record.patterns:
+            counts[pattern][record.split] = counts[pattern].get(record.split, 0) + 1
+    return counts
+
+
+def check_dataset(records: list[Record], endpoint: Endpoint,
+                  progress: Callable[[Record], None] = lambda record: None) -> CheckReport:
+    report = CheckReport(records=len(records), counts=pattern_counts(records),
+                         multi_pattern=sum(len(r.patterns) > 1 for r in records))
+    for record in records:
+        for problem in _execution_problems(record, endpoint):
+            report.offenders.append(Offender(record.id, record.source, problem))
+        progress(record)
+    report.offenders += _label_problems(records)
+    report.duplicates = find_duplicates(records)
+    return report
+
+
+def _execution_problems(record: Record, endpoint: Endpoint) -> list[str]:
+    try:
+        form = check(record.sparql).form
+        result = endpoint.execute(record.sparql)
+    except Nl2SparqlError as error:
+        return [str(error)]
+    if result.timed_out:
+        return [f"timed out after {result.elapsed_s:.1f} s"]
+    if form == "ASK":
+        return []
+    problems = []
+    missing = [v for v in record.answer_variables.all() if v not in result.variables]
+    if missing:
+        problems.append(f"answer variables {missing} are not in the SELECT {list(result.variables)}")
+    if not (record.answer_variables.answer or record.answer_variables.aggregates):
+        problems.append("no answer or aggregate variable named")
+    if not result.rows and not record.empty_ok:
+        problems.append("returns no rows (set empty_ok if an empty answer is intended)")
+    if result.truncated:
+        problems.append("result truncated by the row cap")
+    return problems
+
+
+def _label_problems(records: list[Record]) -> list[Offender]:
+    problems = []
+    ids = Counter(r.id for r in records)
+    problems += [Offender(i, "", "id used more than once") for i, n in ids.items() if n > 1]
+    problems += [Offender(r.id, r.source, f"split {r.split!r} is not one of {SPLITS}: run 'nl2sparql data split'")
+                 for r in records if r.split not in SPLITS]
+    train = {structure(r) for r in records if r.split == "train"}
+    problems += [Offender(r.id, r.source, "generalization pair has a structure that train also has")
+                 for r in records if r.split == "generalization" and structure(r) in train]
+    return problems
+
+
+def find_duplicates(records: list[Record]) -> list[tuple[str, str, str]]:
+    """Pairs of records with the same question (any wording, any language) or the same normalised SPARQL."""
+    seen: dict[tuple[str, str], str] = {}
+    found: list[tuple[str, str, str]] = []
+    for record in records:
+        keys = {("question", normalise_question(text)) for _, text in record.questions()}
+        keys.add(("sparql", normalise_sparql(record.sparql)))
+        for key in sorted(keys):
+            first = seen.setdefault(key, record.id)
+            if first != record.id:
+                found.append((first, record.id, f"same {key[0]}"))
+    return found
+
+
+def group_by_split(records: list[Record]) -> dict[str, list[Record]]:
+    groups: dict[str, list[Record]] = defaultdict(list)
+    for record in records:
+        groups[record.split].append(record)
+    return groups
