@@ -1,0 +1,1 @@
+"""Retrieval: deterministic pattern analysis, the hybrid example retriever, constraint and ontology catalogs."""
