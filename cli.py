@@ -207,6 +207,50 @@ def data_split(dataset_dir: Path | None, seed: int, reassign: bool) -> None:
     click.echo(f"assigned splits to {len(records)} records (seed {seed}) in {len(by_file)} files")
 
 
+@main.command("retrieve")
+@click.argument("question")
+@_dataset_option
+@click.option("--split", "splits", multiple=True, default=("train",), show_default=True,
+              help="Dataset splits to retrieve examples from (repeatable).")
+@click.option("--embedder", type=click.Choice(["e5", "minilm"]), default="e5", show_default=True)
+@click.option("--top-k", type=int, default=5, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print patterns, examples and constraints as JSON.")
+def retrieve_command(question: str, dataset_dir: Path | None, splits: tuple[str, ...], embedder: str, top_k: int,
+                     as_json: bool) -> None:
+    """Show the patterns of QUESTION, the closest dataset examples with their scores, and the rules."""
+    from nl2sparql.data.dataset import load_dataset
+    from nl2sparql.kb.endpoint import default_home
+    from nl2sparql.retrieval.constraints import select_constraints
+    from nl2sparql.retrieval.hybrid import HybridRetriever, RetrieverConfig
+    from nl2sparql.retrieval.patterns import analyze_patterns
+
+    records = [r for r in load_dataset(dataset_dir) if r.split in splits]
+    config = RetrieverConfig(embedder=embedder, top_k=top_k, cache_dir=default_home() / "index")
+    analysis = analyze_patterns(question)
+    examples = HybridRetriever.build(records, config).retrieve(question, analysis=analysis)
+    constraints = select_constraints(set(analysis.labels))
+    if as_json:
+        click.echo(json.dumps({
+            "patterns": analysis.scores, "labels": analysis.labels, "entities": analysis.entities,
+            "dialects": analysis.dialects,
+            "examples": [{"id": e.record.id, "score": e.score, "dense": e.dense, "bm25": e.bm25,
+                          "pattern": e.pattern, "question_it": e.record.question_it,
+                          "question_en": e.record.question_en, "sparql": e.record.sparql} for e in examples],
+            "constraints": [c.name for c in constraints]}, indent=2, ensure_ascii=False))
+        return
+    from rich.table import Table
+
+    console = _console()
+    console.print(f"patterns: {', '.join(analysis.labels) or '(none)'}; entities: "
+                  f"{', '.join(analysis.entities) or '(none)'}; dialects: {', '.join(analysis.dialects) or '(none)'}")
+    table = Table("id", "score", "dense", "bm25", "pattern", "question", title="closest examples")
+    for e in examples:
+        table.add_row(e.record.id, f"{e.score:.2f}", f"{e.dense:.2f}", f"{e.bm25:.2f}", f"{e.pattern:.2f}",
+                      e.record.question_en)
+    console.print(table)
+    console.print("constraints: " + ", ".join(c.name for c in constraints))
+
+
 def _console(stderr: bool = False):
     from rich.console import Console
 

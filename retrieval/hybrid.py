@@ -28,6 +28,7 @@ class RetrieverConfig:
     pattern_weight: float = 0.3
     top_k: int = 5
     cache_dir: Path | None = None
+    languages: tuple[str, ...] = ("it", "en")
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,9 @@ class HybridRetriever:
         embedder = embedder or load_embedder(config.embedder)
         texts, owners = [], []
         for position, record in enumerate(records):
-            for _, text in record.questions():
+            for language, text in record.questions():
+                if language not in config.languages:
+                    continue
                 texts.append(text)
                 owners.append(position)
         vectors = _cached_vectors(texts, records, embedder, config.cache_dir)
