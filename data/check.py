@@ -14,6 +14,12 @@ from nl2sparql.kb.guard import check
 
 _AGGREGATE = re.compile(r"\b(COUNT|SUM|AVG|MIN|MAX|GROUP_CONCAT|SAMPLE)\s*\(", re.IGNORECASE)
 _COMMENT = re.compile(r"#[^\n]*")
+_FEATURES = {name: re.compile(pattern, re.IGNORECASE) for name, pattern in {
+    "having": r"\bHAVING\b", "optional": r"\bOPTIONAL\b", "minus": r"\bMINUS\b", "not-exists": r"\bNOT\s+EXISTS\b",
+    "exists": r"(?<!NOT )\bEXISTS\b", "bind": r"\bBIND\b", "values": r"\bVALUES\b", "union": r"\bUNION\b",
+    "subquery": r"\{\s*SELECT\b", "order": r"\bORDER\s+BY\b", "limit": r"\bLIMIT\b", "service": r"\bSERVICE\b",
+    "regex": r"\bREGEX\s*\(", "if": r"\bIF\s*\(",
+}.items()}
 
 
 @dataclass(frozen=True)
@@ -43,11 +49,12 @@ class CheckReport:
 
 
 def structure(record: Record) -> tuple:
-    """What a generalization pair must not share with train: patterns, query form, aggregates."""
-    form = "ASK" if re.search(r"\bASK\b", _COMMENT.sub("", record.sparql), re.IGNORECASE) else "SELECT"
-    aggregates = sorted({m.upper() for m in _AGGREGATE.findall(record.sparql)})
-    having = bool(re.search(r"\bHAVING\b", record.sparql, re.IGNORECASE))
-    return tuple(sorted(record.patterns)), form, tuple(aggregates), having
+    """What a generalization pair must not share with train: patterns, query form, aggregates, operators."""
+    text = _COMMENT.sub("", record.sparql)
+    form = "ASK" if re.search(r"\bASK\b", text, re.IGNORECASE) else "SELECT"
+    aggregates = sorted({m.upper() for m in _AGGREGATE.findall(text)})
+    features = sorted(name for name, regex in _FEATURES.items() if regex.search(text))
+    return tuple(sorted(record.patterns)), form, tuple(aggregates), tuple(features)
 
 
 def normalise_sparql(text: str) -> str:
