@@ -1,7 +1,6 @@
 """The curated dataset: the real one passes `data check` and meets its size targets; broken copies fail."""
 
 import json
-import shutil
 from dataclasses import replace
 
 import pytest
@@ -36,11 +35,13 @@ def test_generalization_structures_never_appear_in_train(records):
     assert all(structure(r) not in train for r in records if r.split == "generalization")
 
 
-def _broken_copy(tmp_path, edit):
+def _broken_copy(tmp_path, edit, keep=6):
+    """A small copy (the first `keep` records of one shard) with its first record edited."""
     copy = tmp_path / "dataset"
-    shutil.copytree(default_dataset_dir(), copy)
-    first = sorted(copy.glob("*.jsonl"))[0]
-    lines = first.read_text(encoding="utf-8").splitlines()
+    copy.mkdir()
+    source = sorted(default_dataset_dir().glob("*.jsonl"))[0]
+    first = copy / source.name
+    lines = source.read_text(encoding="utf-8").splitlines()[:keep]
     data = json.loads(lines[0])
     edit(data)
     lines[0] = json.dumps(data, ensure_ascii=False)
