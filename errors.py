@@ -27,3 +27,11 @@ class BuildError(Nl2SparqlError):
 
 class DatasetError(Nl2SparqlError):
     """The curated dataset is missing, malformed, or fails its checks."""
+
+
+class LMConfigError(Nl2SparqlError):
+    """A language model cannot be set up: unknown name, missing API key, missing local weights."""
+
+
+class ArtifactError(Nl2SparqlError):
+    """A compiled program cannot be found or loaded: unknown version, corrupt manifest, incompatible save."""

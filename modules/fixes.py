@@ -1,0 +1,109 @@
+"""Deterministic repairs, tried before any LM repair: cheap, explainable, and never a new query."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from nl2sparql.kb import vocab
+from nl2sparql.kb.lexer import prefixes, tokens
+
+_FENCE = re.compile(r"```[ \t]*(?:sparql|SPARQL|rq)?[ \t]*\n(.*?)(?:```|$)", re.DOTALL)
+_START = re.compile(r"^\s*(PREFIX|BASE|SELECT|ASK|CONSTRUCT|DESCRIBE)\b", re.IGNORECASE | re.MULTILINE)
+_MARKER = re.compile(r"\[\[\s*##\s*\w+\s*##\s*\]\]")
+# FILTER(?x = "v"), FILTER(STR(?x) = "v"@it) and the mirrored forms: exact, case-sensitive equality.
+_EQUALITY = re.compile(
+    r"FILTER\s*\(\s*(?:STR\s*\(\s*)?\?(?P<var>\w+)\s*\)?\s*=\s*\"(?P<value>[^\"\\]*)\"(?:@[\w-]+|\^\^\S+)?\s*\)",
+    re.IGNORECASE)
+_EQUALITY_MIRRORED = re.compile(
+    r"FILTER\s*\(\s*\"(?P<value>[^\"\\]*)\"(?:@[\w-]+)?\s*=\s*(?:STR\s*\(\s*)?\?(?P<var>\w+)\s*\)?\s*\)",
+    re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A deterministic change to a query: its name, the new text, and what was done."""
+
+    name: str
+    sparql: str
+    note: str
+
+
+def extract_query(text: str) -> str:
+    """The SPARQL inside an LM answer: without markdown fences, field markers or prose around it."""
+    text = _MARKER.sub("", text or "").strip()
+    fenced = _FENCE.search(text)
+    if fenced:
+        text = fenced.group(1)
+    start = _START.search(text)
+    if start:
+        text = text[start.start():]
+    return _balanced(text.strip().rstrip("`").strip())
+
+
+def _balanced(text: str) -> str:
+    """Cut trailing prose after the brace that closes the query body (LIMIT/ORDER clauses kept)."""
+    depth, last_close = 0, None
+    for tok in tokens(text):
+        if tok.kind == "brace":
+            depth += 1 if tok.text == "{" else -1
+            if depth == 0:
+                last_close = tok.end
+    if last_close is None:
+        return text
+    tail = text[last_close:]
+    modifiers = re.match(r"(\s*(?:GROUP\s+BY|ORDER\s+BY|HAVING|LIMIT|OFFSET|VALUES)\b[^\n]*)*", tail,
+                         re.IGNORECASE)
+    return (text[:last_close] + (modifiers.group(0) if modifiers else "")).strip()
+
+
+def strip_fences(sparql: str) -> Fix | None:
+    cleaned = extract_query(sparql)
+    if cleaned != sparql.strip():
+        return Fix("strip-fences", cleaned, "removed markdown fences or prose around the query")
+    return None
+
+
+def add_missing_prefixes(sparql: str) -> Fix | None:
+    """Declare known LiITA prefixes the query uses without declaring, and correct wrong namespace IRIs."""
+    declared = prefixes(sparql)
+    used = {tok.text.split(":", 1)[0] for tok in tokens(sparql) if tok.kind == "word" and ":" in tok.text}
+    missing = sorted(name for name in used if name in vocab.PREFIXES and name not in declared)
+    text, notes = sparql, []
+    for name, iri in declared.items():
+        expected = vocab.PREFIXES.get(name)
+        if expected and iri != expected:
+            text = re.sub(rf"(PREFIX\s+{re.escape(name)}:\s*)<{re.escape(iri)}>", rf"\g<1><{expected}>", text,
+                          flags=re.IGNORECASE)
+            notes.append(f"{name}: → <{expected}>")
+    if missing:
+        text = "".join(f"PREFIX {name}: <{vocab.PREFIXES[name]}>\n" for name in missing) + text
+        notes.append("declared " + ", ".join(f"{name}:" for name in missing))
+    return Fix("prefixes", text, "; ".join(notes)) if notes else None
+
+
+def case_insensitive_filters(sparql: str) -> Fix | None:
+    """Exact string equality in a FILTER → case-insensitive (for an empty answer: "Rabbia" vs "rabbia")."""
+    def replace(match: re.Match) -> str:
+        value = match.group("value").replace("\\", "\\\\")
+        return f'FILTER(LCASE(STR(?{match.group("var")})) = LCASE("{value}"))'
+
+    text = _EQUALITY.sub(replace, sparql)
+    text = _EQUALITY_MIRRORED.sub(replace, text)
+    if text != sparql:
+        return Fix("case-insensitive", text, "made exact string FILTERs case-insensitive")
+    return None
+
+
+SYNTAX_FIXES = (strip_fences, add_missing_prefixes)
+EMPTY_RESULT_FIXES = (case_insensitive_filters,)
+
+
+def apply_fixes(sparql: str, fixes=SYNTAX_FIXES) -> tuple[str, list[Fix]]:
+    applied = []
+    for fix in fixes:
+        result = fix(sparql)
+        if result is not None:
+            applied.append(result)
+            sparql = result.sparql
+    return sparql, applied

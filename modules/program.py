@@ -1,0 +1,201 @@
+"""The composed program: analyze → retrieve → generate → validate → execute → repair."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+
+import dspy
+
+from nl2sparql.errors import EndpointError, QueryRejected, QuerySyntaxError
+from nl2sparql.kb.guard import check
+from nl2sparql.kb.lint import Finding, lint
+from nl2sparql.kb.results import QueryResult
+from nl2sparql.modules.fixes import EMPTY_RESULT_FIXES, SYNTAX_FIXES, apply_fixes
+from nl2sparql.modules.runtime import Runtime
+from nl2sparql.modules.steps import Analyze, Generate, Repair, describe
+from nl2sparql.retrieval.constraints import format_constraints, select_constraints
+from nl2sparql.retrieval.language import guess_language
+from nl2sparql.retrieval.ontology import format_terms
+from nl2sparql.retrieval.patterns import PatternAnalysis
+
+
+@dataclass(frozen=True)
+class ProgramSettings:
+    """Knobs of the pipeline that are not compiled: repair budget and how much context generation sees."""
+
+    max_repairs: int = 2
+    examples_k: int = 3
+    ontology_k: int = 4
+    analyze_with_lm: bool = False
+    use_examples: bool = True
+    use_constraints: bool = True
+
+
+@dataclass
+class Attempt:
+    """One query tried: which step wrote it, what happened, and deterministic fixes applied on the way."""
+
+    step: str
+    sparql: str
+    outcome: str  # ok | lint | empty | syntax | rejected | error
+    detail: str = ""
+    rows: int = 0
+    fixes: list[str] = field(default_factory=list)
+    result: QueryResult | None = field(default=None, repr=False)
+    findings: list[Finding] = field(default_factory=list, repr=False)
+
+    @property
+    def executed(self) -> bool:
+        return self.result is not None
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data.pop("result")
+        data["findings"] = [f.message for f in self.findings]
+        return data
+
+
+@dataclass(frozen=True)
+class Context:
+    constraints: str
+    examples: str
+    schema_notes: str
+
+
+class NL2SPARQL(dspy.Module):
+    def __init__(self, settings: ProgramSettings | None = None, runtime: Runtime | None = None):
+        super().__init__()
+        self.settings = settings or ProgramSettings()
+        self.runtime = runtime or Runtime()
+        self.analyze = Analyze(use_lm=self.settings.analyze_with_lm)
+        self.generate = Generate()
+        self.repair = Repair()
+
+    def forward(self, question: str, exclude_ids: tuple[str, ...] | frozenset = ()) -> dspy.Prediction:
+        from dspy.utils.usage_tracker import UsageTracker
+
+        started = time.perf_counter()
+        tracker = UsageTracker()
+        calls = 0
+        with dspy.context(usage_tracker=tracker):
+            analysis = self.analyze(question=question)
+            calls += analysis.lm_calls
+            context = self._context(question, analysis, frozenset(exclude_ids))
+            sparql = self.generate(question=question, analysis=describe(analysis), constraints=context.constraints,
+                                   examples=context.examples, schema_notes=context.schema_notes).sparql
+            calls += 1
+            attempts, repair_calls = self._validate_and_repair(question, sparql, context)
+            calls += repair_calls
+        best = _best(attempts)
+        return dspy.Prediction(
+            question=question, sparql=best.sparql, result=best.result,
+            rows=best.result.values() if best.result is not None else [],
+            variables=list(best.result.variables) if best.result is not None else [],
+            patterns=list(analysis.patterns), entities=list(analysis.entities), dialects=list(analysis.dialects),
+            attempts=attempts, errors=[f"{a.outcome}: {a.detail}" for a in attempts if a.outcome != "ok"],
+            ok=best.outcome in ("ok", "lint", "empty"), usage=_usage(calls, tracker),
+            seconds=time.perf_counter() - started)
+
+    def _context(self, question: str, analysis: dspy.Prediction, exclude_ids: frozenset) -> Context:
+        labels = tuple(analysis.patterns)
+        constraints = format_constraints(select_constraints(labels)) if self.settings.use_constraints else ""
+        examples = ""
+        if self.settings.use_examples and self.settings.examples_k > 0:
+            found = self.runtime.retriever.retrieve(question, top_k=self.settings.examples_k, exclude_ids=exclude_ids,
+                                                    analysis=PatternAnalysis(scores={}, labels=labels))
+            language = guess_language(question)
+            examples = "\n\n".join(
+                f"Question: {e.record.question_it if language == 'it' else e.record.question_en}\n"
+                f"SPARQL:\n{e.record.sparql.strip()}" for e in found)
+        notes = ""
+        if self.settings.ontology_k > 0:
+            notes = format_terms([t for t, _ in self.runtime.ontology.search(question, self.settings.ontology_k)])
+        return Context(constraints, examples, notes)
+
+    def _validate_and_repair(self, question: str, sparql: str, context: Context) -> tuple[list[Attempt], int]:
+        attempts: list[Attempt] = []
+        step, calls, empty_repaired, tried = "generate", 0, False, set()
+        while True:
+            attempt = self._run(step, sparql)
+            attempts.append(attempt)
+            tried.add(attempt.sparql)
+            if attempt.outcome == "ok":
+                break
+            if attempt.outcome == "empty":
+                fixed, fixes = apply_fixes(attempt.sparql, EMPTY_RESULT_FIXES)
+                if fixes and fixed not in tried:
+                    step, sparql = "fix:" + "+".join(f.name for f in fixes), fixed
+                    continue
+            if calls >= self.settings.max_repairs or (attempt.outcome == "empty" and empty_repaired):
+                break
+            empty_repaired |= attempt.outcome == "empty"
+            sparql = self.repair(question=question, failed_sparql=attempt.sparql,
+                                 diagnosis=self._diagnosis(question, attempt), history=_history(attempts),
+                                 constraints=context.constraints).sparql
+            step, calls = "repair", calls + 1
+        return attempts, calls
+
+    def _run(self, step: str, sparql: str) -> Attempt:
+        """Deterministic fixes, guard, lint, then execution; never executes what the guard refuses."""
+        sparql, fixes = apply_fixes(sparql, SYNTAX_FIXES)
+        names = [f.name for f in fixes]
+        try:
+            check(sparql)
+        except QueryRejected as error:
+            return Attempt(step, sparql, "rejected", str(error), fixes=names)
+        except QuerySyntaxError as error:
+            return Attempt(step, sparql, "syntax", str(error), fixes=names)
+        findings = lint(sparql)
+        try:
+            result = self.runtime.endpoint.execute(sparql)
+        except EndpointError as error:
+            return Attempt(step, sparql, "error", str(error), fixes=names, findings=findings)
+        empty = result.boolean is None and not result.rows
+        if empty:
+            outcome, detail = "empty", "the query ran and returned no rows"
+        elif findings:
+            outcome, detail = "lint", "; ".join(f.message for f in findings)
+        else:
+            outcome, detail = "ok", ""
+        return Attempt(step, sparql, outcome, detail, len(result.rows), names, result, findings)
+
+    def _diagnosis(self, question: str, attempt: Attempt) -> str:
+        if attempt.outcome == "empty":
+            notes = ""
+            if self.settings.ontology_k > 0:
+                notes = format_terms([t for t, _ in self.runtime.ontology.search(question, self.settings.ontology_k)])
+            lines = ["The query ran and returned no rows. Check written forms (lower case, accents, @it), the "
+                     "graph of each triple, the direction of relations, and these properties:", notes]
+            lines += [f"- {f.message}" for f in attempt.findings]
+            return "\n".join(line for line in lines if line)
+        if attempt.outcome == "lint":
+            return "The query runs but breaks LiITA rules:\n" + "\n".join(f"- {f.message}" for f in attempt.findings)
+        return {"syntax": "The query does not parse: ", "rejected": "The query was refused: ",
+                "error": "The endpoint failed: "}[attempt.outcome] + attempt.detail
+
+
+def _history(attempts: list[Attempt]) -> str:
+    return "\n".join(f"{i}. {a.step}: {a.outcome}" + (f" ({a.detail[:160]})" if a.detail else "")
+                     for i, a in enumerate(attempts, 1))
+
+
+def _rank(attempt: Attempt) -> int:
+    return {"ok": 3, "lint": 2, "empty": 1}.get(attempt.outcome, 0)
+
+
+def _best(attempts: list[Attempt]) -> Attempt:
+    """The last query when it succeeded; otherwise the first of the best-ranked (first valid as fallback)."""
+    if attempts[-1].outcome == "ok":
+        return attempts[-1]
+    top = max(_rank(a) for a in attempts)
+    return next(a for a in attempts if _rank(a) == top) if top else attempts[-1]
+
+
+def _usage(calls: int, tracker) -> dict:
+    prompt = completion = 0
+    for entries in tracker.usage_data.values():
+        for entry in entries:
+            prompt += int(entry.get("prompt_tokens") or entry.get("input_tokens") or 0)
+            completion += int(entry.get("completion_tokens") or entry.get("output_tokens") or 0)
+    return {"calls": calls, "prompt_tokens": prompt, "completion_tokens": completion}

@@ -1,0 +1,68 @@
+"""What the program runs against: the endpoint, the example retriever, the ontology search.
+
+None of it is program state: DSPy's save holds instructions and demos only, and optimizers that copy the
+program share one runtime (its `__deepcopy__` returns itself). Everything loads lazily, on first use.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from nl2sparql.kb.endpoint import Endpoint, EndpointConfig, default_home, open_endpoint
+
+
+@dataclass(frozen=True)
+class RuntimeConfig:
+    endpoint: EndpointConfig = field(default_factory=EndpointConfig)
+    dataset_dir: Path | None = None
+    index_splits: tuple[str, ...] = ("train",)
+    embedder: str | None = None
+
+
+class Runtime:
+    def __init__(self, config: RuntimeConfig | None = None, *, endpoint: Endpoint | None = None,
+                 retriever=None, ontology=None) -> None:
+        self.config = config or RuntimeConfig()
+        self._endpoint = endpoint
+        self._retriever = retriever
+        self._ontology = ontology
+        self._lock = threading.RLock()
+
+    def __deepcopy__(self, memo) -> Runtime:
+        return self
+
+    @property
+    def endpoint(self) -> Endpoint:
+        with self._lock:
+            if self._endpoint is None:
+                self._endpoint = open_endpoint(self.config.endpoint)
+            return self._endpoint
+
+    @property
+    def retriever(self):
+        with self._lock:
+            if self._retriever is None:
+                from nl2sparql.data.dataset import load_dataset
+                from nl2sparql.retrieval.hybrid import HybridRetriever, RetrieverConfig
+
+                records = [r for r in load_dataset(self.config.dataset_dir) if r.split in self.config.index_splits]
+                options = {"embedder": self.config.embedder} if self.config.embedder else {}
+                self._retriever = HybridRetriever.build(records, RetrieverConfig(cache_dir=default_home() / "index",
+                                                                                  **options))
+            return self._retriever
+
+    @property
+    def ontology(self):
+        with self._lock:
+            if self._ontology is None:
+                from nl2sparql.retrieval.ontology import OntologySearch, load_ontology
+
+                self._ontology = OntologySearch(load_ontology(), self.retriever.embedder)
+            return self._ontology
+
+    def close(self) -> None:
+        if self._endpoint is not None:
+            self._endpoint.close()
+            self._endpoint = None

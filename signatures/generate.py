@@ -1,0 +1,15 @@
+"""Generate: one read-only SPARQL query for the question."""
+
+import dspy
+
+
+class GenerateSparql(dspy.Signature):
+    """Write one SPARQL query that answers the question on the LiITA knowledge base. Follow the
+    constraints, reuse the shapes of the examples, declare every prefix, and return only the query."""
+
+    constraints: str = dspy.InputField(desc="rules for this kind of question")
+    schema_notes: str = dspy.InputField(desc="classes and properties that may be relevant")
+    examples: str = dspy.InputField(desc="similar questions with their correct SPARQL")
+    analysis: str = dspy.InputField(desc="patterns, words and dialects the question involves")
+    question: str = dspy.InputField()
+    sparql: str = dspy.OutputField(desc="a complete SELECT or ASK query with its PREFIX lines")
