@@ -1,0 +1,35 @@
+"""Deterministic fixes: what they change, and that they leave good queries alone."""
+
+from nl2sparql.modules.fixes import (
+    add_missing_prefixes, case_insensitive_filters, extract_query, strip_fences,
+)
+
+Q = 'SELECT ?l WHERE { ?l ontolex:writtenRep "casa"@it }'
+
+
+def test_extract_query_from_fenced_answer_with_prose():
+    text = "Here is the query:\n```sparql\n" + Q + " LIMIT 5\n```\nIt returns the lemma."
+    assert extract_query(text) == Q + " LIMIT 5"
+
+
+def test_extract_query_drops_field_markers_and_trailing_prose():
+    assert extract_query("[[ ## sparql ## ]]\n" + Q + "\nThis finds casa.\n[[ ## completed ## ]]") == Q
+
+
+def test_strip_fences_leaves_a_clean_query_alone():
+    assert strip_fences(Q) is None
+
+
+def test_missing_prefix_declared_and_wrong_namespace_corrected():
+    fix = add_missing_prefixes("PREFIX elita: <http://w3id.org/elita/ontology#>\n" + Q)
+    assert fix.sparql.startswith("PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\n")
+    assert "PREFIX elita: <http://w3id.org/elita/>" in fix.sparql
+    assert add_missing_prefixes(fix.sparql) is None
+
+
+def test_case_insensitive_filter_both_orders():
+    fix = case_insensitive_filters('SELECT ?e WHERE { ?e rdfs:label ?x FILTER(?x = "Rabbia") }')
+    assert 'FILTER(LCASE(STR(?x)) = LCASE("Rabbia"))' in fix.sparql
+    fix = case_insensitive_filters('SELECT ?e WHERE { ?e rdfs:label ?x FILTER("rabbia"@it = STR(?x)) }')
+    assert 'FILTER(LCASE(STR(?x)) = LCASE("rabbia"))' in fix.sparql
+    assert case_insensitive_filters(Q) is None
