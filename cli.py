@@ -259,3 +259,72 @@ def _console(stderr: bool = False):
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+
+
+@main.command("ask")
+@click.argument("question")
+@click.option("--version", "version", default="latest", show_default=True,
+              help="Compiled version to use: latest, vN, a tag, or 'uncompiled'.")
+@click.option("--lm", default=None, help="Model: local/qwen-1.5b (default, offline), local/qwen-0.5b, or any "
+                                         "litellm id such as openai/gpt-4.1-mini (key from the environment).")
+@click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the embedded store.")
+@_store_option
+@click.option("--max-repairs", type=int, default=2, show_default=True, help="LM repair attempts at most.")
+@click.option("--rows", "max_rows", type=int, default=20, show_default=True, help="Rows shown in the table.")
+@click.option("--json", "as_json", is_flag=True, help="Print SPARQL, rows, attempts and usage as JSON.")
+def ask_command(question: str, version: str, lm: str | None, url: str | None, store_path: Path | None,
+                max_repairs: int, max_rows: int, as_json: bool) -> None:
+    """Answer QUESTION (Italian or English): generate SPARQL, run it, repair it if needed.
+
+    \b
+    nl2sparql ask "Quali lemmi esprimono tristezza?"
+    nl2sparql ask "Which Sicilian words translate 'casa'?" --lm openai/gpt-4.1-mini --json
+    """
+    from nl2sparql.artifacts.load import load
+    from nl2sparql.modules.program import ProgramSettings
+
+    program = load(version, lm=lm, endpoint=url, store=store_path, settings=ProgramSettings(max_repairs=max_repairs))
+    try:
+        if as_json:
+            out = program(question)
+        else:
+            with _console(stderr=True).status("thinking (the local model takes a while on CPU)…"):
+                out = program(question)
+    finally:
+        program.runtime.close()
+    if as_json:
+        click.echo(json.dumps(prediction_json(out), indent=2, ensure_ascii=False))
+        return
+    from rich.syntax import Syntax
+
+    from nl2sparql.kb.tables import result_table
+
+    console = _console()
+    console.print(Syntax(out.sparql or "(no query)", "sparql", word_wrap=True))
+    if out.result is not None:
+        console.print(result_table(_head(out.result, max_rows)))
+        if len(out.result.rows) > max_rows:
+            console.print(f"… {len(out.result.rows) - max_rows} more rows (--rows N, or --json)")
+    steps = ", ".join(f"{a.step} → {a.outcome}" for a in out.attempts)
+    usage = out.usage
+    console.print(f"[dim]attempts: {steps}; LM calls {usage['calls']}, tokens {usage['prompt_tokens']}+"
+                  f"{usage['completion_tokens']}; {out.seconds:.1f} s[/dim]")
+    if not out.ok:
+        console.print(f"[red]no valid query: {out.errors[-1] if out.errors else 'unknown failure'}[/red]")
+        raise SystemExit(1)
+
+
+def _head(result, n: int):
+    from dataclasses import replace
+
+    return replace(result, rows=result.rows[:n])
+
+
+def prediction_json(out) -> dict:
+    return {
+        "question": out.question, "sparql": out.sparql, "ok": out.ok,
+        "result": out.result.to_json() if out.result is not None else None,
+        "patterns": out.patterns, "entities": out.entities, "dialects": out.dialects,
+        "attempts": [a.to_json() for a in out.attempts], "errors": out.errors, "usage": out.usage,
+        "seconds": round(out.seconds, 3),
+    }

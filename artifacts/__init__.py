@@ -1,0 +1,1 @@
+"""Compiled programs as versioned artifacts, and loading a ready program from Python."""

@@ -1,0 +1,31 @@
+"""`nl2sparql.load(...)`: a ready program for a version name, with its LM and endpoint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from nl2sparql.kb.endpoint import EndpointConfig
+from nl2sparql.modules.program import NL2SPARQL, ProgramSettings
+from nl2sparql.modules.runtime import Runtime, RuntimeConfig
+
+UNCOMPILED = "uncompiled"
+
+
+def load(version: str = "latest", *, lm: str | None = None, endpoint: str | None = None,
+         store: Path | None = None, settings: ProgramSettings | None = None, lm_object=None) -> NL2SPARQL:
+    """The program for `version` ("latest", "vN", a tag, or "uncompiled"), bound to its own LM.
+
+    With no compiled version yet, "latest" is the uncompiled program. `lm` is a model string
+    (`local/qwen-1.5b` by default, or any litellm id); `endpoint` a remote SPARQL URL instead of the
+    embedded store. Nothing is loaded until the first question.
+    """
+    from nl2sparql.artifacts.store import resolve_program_file
+    from nl2sparql.modules.lm import resolve_lm
+
+    runtime = Runtime(RuntimeConfig(endpoint=EndpointConfig(url=endpoint, store_path=store)))
+    program = NL2SPARQL(settings, runtime)
+    state = resolve_program_file(version)
+    if state is not None:
+        program.load(str(state))
+    program.set_lm(lm_object if lm_object is not None else resolve_lm(lm))
+    return program
