@@ -55,3 +55,20 @@ def test_update_is_a_one_line_error_with_exit_2(kb_store):
 def test_missing_store_says_how_to_build_it(tmp_path):
     result = invoke("kb", "stats", "--store", str(tmp_path / "none"))
     assert result.exit_code == 2 and "nl2sparql kb build" in result.output
+
+
+def test_ask_bad_setup_is_one_red_line(kb_store, monkeypatch, tmp_path):
+    monkeypatch.setenv("NL2SPARQL_ARTIFACTS", str(tmp_path / "artifacts"))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    cases = [(("--version", "v9"), "unknown version 'v9'"),
+             (("--lm", "openai/gpt-4.1-mini"), "needs OPENAI_API_KEY"),
+             (("--lm", "local/llama-70b"), "unknown local model")]
+    for options, message in cases:
+        result = invoke("ask", "Quali lemmi esprimono gioia?", "--store", str(kb_store), *options)
+        assert result.exit_code == 2, result.output
+        assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_ask_help_explains_the_lm_choice():
+    result = invoke("ask", "--help")
+    assert result.exit_code == 0 and "local/qwen-1.5b" in result.output and "--json" in result.output

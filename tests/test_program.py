@@ -158,3 +158,23 @@ def test_program_saves_and_loads_with_dspy(tmp_path, counting):
     loaded.load(str(tmp_path / "program.json"))
     assert loaded.generate.predict.signature.instructions == "Write LiITA SPARQL."
     assert loaded.generate.predict.demos[0]["sparql"] == CASA
+
+
+def test_nl2sparql_load_returns_a_ready_program_and_names_bad_versions(kb_store, tmp_path, monkeypatch):
+    import nl2sparql
+    from nl2sparql.errors import ArtifactError
+
+    monkeypatch.setenv("NL2SPARQL_ARTIFACTS", str(tmp_path))
+    lm = DummyLM([{"sparql": CASA}])
+    program = nl2sparql.load("latest", store=kb_store, lm_object=lm,
+                             settings=ProgramSettings(examples_k=0, ontology_k=0))
+    try:
+        out = program("Qual è il lemma di «casa»?")
+        assert out.ok and len(out.rows) == 1 and len(lm.history) == 1
+    finally:
+        program.runtime.close()
+    with pytest.raises(ArtifactError, match="unknown version 'v2'"):
+        nl2sparql.load("v2", lm_object=lm)
+    (tmp_path / "v1").mkdir()
+    with pytest.raises(ArtifactError, match="v1 is corrupt"):
+        nl2sparql.load("latest", lm_object=lm)
