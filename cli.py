@@ -328,3 +328,123 @@ def prediction_json(out) -> dict:
         "attempts": [a.to_json() for a in out.attempts], "errors": out.errors, "usage": out.usage,
         "seconds": round(out.seconds, 3),
     }
+
+
+@main.group(cls=_Group)
+def artifacts() -> None:
+    """Compiled versions: list them, show a manifest, tag one, remove one (tagged versions are kept)."""
+
+
+@artifacts.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the versions as JSON.")
+def artifacts_list(as_json: bool) -> None:
+    """Every compiled version, oldest first, with its tags and dev score."""
+    from nl2sparql.artifacts.store import artifact_root, open_version, read_tags, versions
+
+    tags = read_tags()
+    rows = []
+    for name in versions():
+        manifest = open_version(name).manifest
+        rows.append({"version": name, "tags": sorted(t for t, v in tags.items() if v == name),
+                     "parent": manifest.get("parent"), "created_at": manifest.get("created_at"),
+                     "optimizer": manifest.get("optimizer"), "lm": manifest.get("lm"),
+                     "dev_accuracy": (manifest.get("dev_scores") or {}).get("execution_accuracy")})
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    from rich.table import Table
+
+    table = Table("version", "tags", "parent", "created", "optimizer", "lm", "dev acc",
+                  title=f"versions in {artifact_root()}")
+    for r in rows:
+        acc = "" if r["dev_accuracy"] is None else f"{r['dev_accuracy']:.3f}"
+        table.add_row(r["version"], ", ".join(r["tags"]), str(r["parent"] or ""), str(r["created_at"] or ""),
+                      str(r["optimizer"] or ""), str(r["lm"] or ""), acc)
+    _console().print(table if rows else "no compiled versions yet: `nl2sparql optimize run` makes one")
+
+
+@artifacts.command("show")
+@click.argument("version")
+def artifacts_show(version: str) -> None:
+    """Print the manifest of VERSION (vN, latest, or a tag) as JSON."""
+    from nl2sparql.artifacts.store import open_version
+
+    click.echo(json.dumps(open_version(version).manifest, indent=2, ensure_ascii=False))
+
+
+@artifacts.command("tag")
+@click.argument("version")
+@click.argument("name")
+def artifacts_tag(version: str, name: str) -> None:
+    """Give VERSION the tag NAME (moves the tag if it existed)."""
+    from nl2sparql.artifacts.store import tag_version
+
+    click.echo(f"{name} → {tag_version(version, name)}")
+
+
+@artifacts.command("rm")
+@click.argument("version")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def artifacts_rm(version: str, yes: bool) -> None:
+    """Remove VERSION for good (refused while a tag points at it)."""
+    from nl2sparql.artifacts.store import remove_version, resolve_name
+
+    name = resolve_name(version)
+    if not yes:
+        click.confirm(f"remove {name} for good?", abort=True)
+    click.echo(f"removed {remove_version(name)}")
+
+
+@main.group(cls=_Group)
+def optimize() -> None:
+    """Compile the program with a DSPy optimizer and save it as a new version."""
+
+
+@optimize.command("run")
+@click.option("--optimizer", type=click.Choice(["bootstrap", "random-search", "mipro", "gepa"]), default="bootstrap",
+              show_default=True, help="DSPy optimizer: few-shot bootstrap, bootstrap + random search, MIPROv2, GEPA.")
+@click.option("--lm", default=None, help="Student model (default local/qwen-1.5b; any litellm id).")
+@click.option("--teacher-lm", "--reflection-lm", "teacher_lm", default=None,
+              help="Teacher for bootstrapping, or reflection LM for GEPA (default: the student).")
+@click.option("--train", "train_split", default="train", show_default=True, help="Split to compile on.")
+@click.option("--dev", "dev_split", default="dev", show_default=True, help="Split to score parent and result on.")
+@click.option("--budget", default="light", show_default=True, help="light, medium, heavy, or a number of metric calls.")
+@click.option("--seed", type=int, default=13, show_default=True)
+@click.option("--threads", type=int, default=1, show_default=True, help="Parallel metric calls (1 for the local LM).")
+@click.option("--train-limit", type=int, default=None, help="Use only the first N train records.")
+@click.option("--dev-limit", type=int, default=None, help="Score on only the first N dev records.")
+@click.option("--from", "parent", default="uncompiled", show_default=True, help="Version to start from.")
+@click.option("--resume", is_flag=True, help="Re-run the interrupted compile with its settings; LM calls it already "
+                                             "made come from DSPy's cache.")
+@click.option("--tracking-uri", default=None, help="MLflow tracking URI (default: sqlite under $NL2SPARQL_HOME).")
+@_store_option
+@click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
+def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
+                 budget: str, seed: int, threads: int, train_limit: int | None, dev_limit: int | None, parent: str,
+                 resume: bool, tracking_uri: str | None, store_path: Path | None, as_json: bool) -> None:
+    """Compile, score parent and compiled program on dev side by side, and write a new version.
+
+    \b
+    nl2sparql optimize run --optimizer bootstrap --budget light
+    nl2sparql optimize run --optimizer gepa --lm openai/gpt-4.1-mini --budget 200
+    """
+    from nl2sparql.optimize.compile import CompileConfig
+    from nl2sparql.optimize.run import pending_config, run_compile
+
+    config = CompileConfig(optimizer, lm, teacher_lm, train_split, dev_split, budget, seed, threads, train_limit,
+                           dev_limit, parent)
+    if resume:
+        config = pending_config()
+    config.budget_level()
+    version, result = run_compile(config, store=store_path, tracking_uri=tracking_uri, console=_console(stderr=True))
+    if as_json:
+        click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
+        return
+    from rich.table import Table
+
+    table = Table("dev", config.parent, version.name, "delta", title=f"{version.name} written to {version.path}")
+    before, after = result.parent_dev.summary(), result.dev.summary()
+    for key in ("execution_accuracy", "mean_f1", "valid_sparql_rate", "lm_calls_per_question",
+                "prompt_tokens_per_question", "p50_seconds"):
+        table.add_row(key, f"{before[key]:.3f}", f"{after[key]:.3f}", f"{after[key] - before[key]:+.3f}")
+    _console().print(table)

@@ -29,3 +29,14 @@ def load(version: str = "latest", *, lm: str | None = None, endpoint: str | None
         program.load(str(state))
     program.set_lm(lm_object if lm_object is not None else resolve_lm(lm))
     return program
+
+
+def load_from_folder(folder: Path, **options) -> NL2SPARQL:
+    """The program saved in a version folder copied elsewhere (e.g. an MLflow model's artifacts)."""
+    from nl2sparql.modules.lm import resolve_lm
+
+    runtime = Runtime(RuntimeConfig(endpoint=EndpointConfig(url=options.get("endpoint"), store_path=options.get("store"))))
+    program = NL2SPARQL(options.get("settings"), runtime)
+    program.load(str(folder / "program.json"))
+    program.set_lm(options.get("lm_object") or resolve_lm(options.get("lm")))
+    return program

@@ -1,19 +1,45 @@
-"""Where compiled versions live (the artifact root) and how a version name resolves to a program file."""
+"""Compiled versions on disk: an artifact root of immutable `vN/` folders, tags, and name resolution.
+
+Each version holds `program.json` (DSPy's own save: instructions and demos) and `manifest.json`.
+A version appears only complete: it is written into a hidden temporary folder and renamed into place.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shutil
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from nl2sparql.errors import ArtifactError
 from nl2sparql.kb.endpoint import default_home
 
 _VERSION = re.compile(r"^v(\d+)$")
+PROGRAM_FILE = "program.json"
+MANIFEST_FILE = "manifest.json"
+TAGS_FILE = "tags.json"
+# Bumped when a saved program can no longer be loaded by this code (signature fields renamed, …).
+PROGRAM_FORMAT = 1
+REQUIRED = ("version", "parent", "created_at", "optimizer", "lm", "dataset_hash", "program_format")
 
 
 def artifact_root() -> Path:
     return Path(os.environ.get("NL2SPARQL_ARTIFACTS", default_home() / "artifacts"))
+
+
+@dataclass(frozen=True)
+class Version:
+    name: str
+    path: Path
+    manifest: dict[str, Any]
+
+    @property
+    def program_file(self) -> Path:
+        return self.path / PROGRAM_FILE
 
 
 def versions(root: Path | None = None) -> list[str]:
@@ -24,21 +50,132 @@ def versions(root: Path | None = None) -> list[str]:
     return sorted(found, key=lambda name: int(name[1:]))
 
 
+def read_tags(root: Path | None = None) -> dict[str, str]:
+    path = (root or artifact_root()) / TAGS_FILE
+    if not path.exists():
+        return {}
+    try:
+        tags = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise ArtifactError(f"corrupt tags file {path}: {error}") from None
+    return {str(k): str(v) for k, v in tags.items()}
+
+
+def _write_json_atomic(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=2, ensure_ascii=False, sort_keys=True)
+            out.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def resolve_name(name: str, root: Path | None = None) -> str:
+    """'latest', a tag, or 'vN' → 'vN'; anything else is a one-line error listing the choices."""
+    root = root or artifact_root()
+    known = versions(root)
+    tags = read_tags(root)
+    if name == "latest" and known:
+        return known[-1]
+    if name in tags:
+        name = tags[name]
+    if name not in known:
+        choices = ", ".join(["latest", "uncompiled", *known, *sorted(tags)])
+        raise ArtifactError(f"unknown version '{name}': choose one of {choices}")
+    return name
+
+
+def open_version(name: str, root: Path | None = None) -> Version:
+    root = root or artifact_root()
+    resolved = resolve_name(name, root)
+    path = root / resolved
+    try:
+        manifest = json.loads((path / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ArtifactError(f"version {resolved} is corrupt: {path / MANIFEST_FILE} is missing") from None
+    except json.JSONDecodeError as error:
+        raise ArtifactError(f"version {resolved} is corrupt: manifest.json does not parse ({error})") from None
+    missing = [key for key in REQUIRED if key not in manifest]
+    if missing:
+        raise ArtifactError(f"version {resolved} is corrupt: manifest.json lacks {', '.join(missing)}")
+    if manifest["program_format"] != PROGRAM_FORMAT:
+        raise ArtifactError(f"version {resolved} was saved in program format {manifest['program_format']}; this "
+                            f"nl2sparql reads format {PROGRAM_FORMAT}: recompile it with `nl2sparql optimize run`")
+    if not (path / PROGRAM_FILE).is_file():
+        raise ArtifactError(f"version {resolved} is corrupt: {path / PROGRAM_FILE} is missing")
+    return Version(resolved, path, manifest)
+
+
 def resolve_program_file(version: str, root: Path | None = None) -> Path | None:
     """The saved program of a version; None for the uncompiled program ("uncompiled", or "latest" when
-    nothing has been compiled yet). Unknown names are a one-line error."""
+    nothing has been compiled yet)."""
     root = root or artifact_root()
-    if version == "uncompiled":
+    if version == "uncompiled" or (version == "latest" and not versions(root)):
         return None
-    known = versions(root)
-    if version == "latest":
-        if not known:
-            return None
-        version = known[-1]
-    if version not in known:
-        choices = ", ".join(["latest", "uncompiled", *known])
-        raise ArtifactError(f"unknown version '{version}': choose one of {choices}")
-    program = root / version / "program.json"
-    if not program.is_file():
-        raise ArtifactError(f"version {version} is corrupt: {program} is missing")
-    return program
+    return open_version(version, root).program_file
+
+
+def write_version(program, manifest: dict[str, Any], root: Path | None = None) -> Version:
+    """Save a compiled program as the next version, atomically (temp folder + rename)."""
+    root = root or artifact_root()
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".incoming-", dir=root))
+    try:
+        _save_without_lms(program, tmp / PROGRAM_FILE)
+        for attempt in range(100):
+            number = int(versions(root)[-1][1:]) + 1 if versions(root) else 1
+            name = f"v{number}"
+            data = {**manifest, "version": name, "program_format": PROGRAM_FORMAT}
+            _write_json_atomic(tmp / MANIFEST_FILE, data)
+            try:
+                os.rename(tmp, root / name)
+            except OSError:
+                if (root / name).exists():
+                    continue  # another compile took this number first
+                raise
+            return Version(name, root / name, data)
+        raise ArtifactError("could not claim a version number")
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _save_without_lms(program, path: Path) -> None:
+    """The LM is chosen when a version is loaded (the manifest names the one it was compiled for)."""
+    predictors = [p for _, p in program.named_predictors()] if hasattr(program, "named_predictors") else []
+    kept = [(p, p.lm) for p in predictors]
+    for p in predictors:
+        p.lm = None
+    try:
+        program.save(str(path))
+    finally:
+        for p, lm in kept:
+            p.lm = lm
+
+
+def tag_version(name: str, tag: str, root: Path | None = None) -> str:
+    root = root or artifact_root()
+    if tag in ("latest", "uncompiled") or _VERSION.match(tag):
+        raise ArtifactError(f"'{tag}' cannot be a tag: it reads as a version name")
+    resolved = open_version(name, root).name
+    tags = read_tags(root)
+    tags[tag] = resolved
+    _write_json_atomic(root / TAGS_FILE, tags)
+    return resolved
+
+
+def remove_version(name: str, root: Path | None = None) -> str:
+    """Delete a version that no tag points at (move aside, then delete: no half-removed folder stays)."""
+    root = root or artifact_root()
+    resolved = resolve_name(name, root)
+    holders = sorted(tag for tag, target in read_tags(root).items() if target == resolved)
+    if holders:
+        raise ArtifactError(f"{resolved} is tagged {', '.join(holders)}: untag it first (a tagged version is kept)")
+    trash = root / f".removing-{resolved}"
+    os.rename(root / resolved, trash)
+    shutil.rmtree(trash)
+    return resolved

@@ -119,6 +119,9 @@ class LlamaCppEngine:
         self._lock = threading.Lock()
         self.load_seconds = 0.0
 
+    def __deepcopy__(self, memo) -> LlamaCppEngine:
+        return self  # optimizers copy programs and their LMs; the loaded model is shared, never copied
+
     # DSPy saves engines by class path + this state (no weights, no paths that differ per machine).
     def dump_state(self) -> dict:
         return {"model": self.model, "n_ctx": self.settings.n_ctx, "n_threads": self.settings.n_threads,

@@ -1,0 +1,1 @@
+"""Compile: the execution metric as DSPy sees it, the optimizers, and `optimize run`."""
