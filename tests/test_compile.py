@@ -87,3 +87,20 @@ def test_bad_budget_and_empty_split_are_clear_errors(kb_store, tmp_path):
         run_compile(config, store=kb_store, tracking_uri=f"sqlite:///{tmp_path / 'm.db'}",
                     lm_object=DummyLM([]), root=tmp_path / "artifacts", program_settings=FAST)
     assert versions(tmp_path / "artifacts") == []
+
+
+def test_interrupted_compile_leaves_no_version_and_can_be_resumed(kb_store, tmp_path, monkeypatch):
+    import nl2sparql.optimize.run as run_module
+    from nl2sparql.optimize.run import pending_config
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run_module, "compile_program", interrupted)
+    root = tmp_path / "artifacts"
+    config = CompileConfig(optimizer="mipro", budget="medium", train_limit=5)
+    with pytest.raises(KeyboardInterrupt):
+        run_compile(config, store=kb_store, tracking_uri=f"sqlite:///{tmp_path / 'm.db'}", lm_object=DummyLM([]),
+                    root=root, program_settings=FAST)
+    assert versions(root) == []
+    assert pending_config(root) == config
