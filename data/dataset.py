@@ -98,18 +98,27 @@ def load_dataset(directory: Path | None = None) -> list[Record]:
     files = sorted(directory.glob("*.jsonl"))
     if not files:
         raise DatasetError(f"no *.jsonl dataset files in {directory}")
-    records = []
-    for path in files:
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise DatasetError(f"{path.name}:{number}: not valid JSON ({error.msg})") from None
-            records.append(parse_record(data, f"{path.name}:{number}"))
+    records = [record for path in files for record in read_jsonl(path)]
     if not records:
         raise DatasetError(f"the dataset in {directory} is empty")
+    return records
+
+
+def read_jsonl(path: Path) -> list[Record]:
+    """The records of one JSONL file (a shard, or a file of extra questions to evaluate on)."""
+    records = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise DatasetError(f"cannot read {path}: {error.strerror}") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise DatasetError(f"{path.name}:{number}: not valid JSON ({error.msg})") from None
+        records.append(parse_record(data, f"{path.name}:{number}"))
     return records
 
 

@@ -1,0 +1,140 @@
+"""`eval compare`: reports of several versions on the same questions, side by side, with paired tests."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from nl2sparql.data.dataset import PATTERNS
+from nl2sparql.errors import Nl2SparqlError
+from nl2sparql.eval.runner import Report
+from nl2sparql.eval.stats import mcnemar_exact, paired_bootstrap_ci
+
+
+@dataclass
+class PairTest:
+    baseline: str
+    other: str
+    won: list[dict] = field(default_factory=list)   # wrong in baseline, exact in other
+    lost: list[dict] = field(default_factory=list)  # exact in baseline, wrong in other
+    mcnemar_p: float = 1.0
+    f1_delta: float = 0.0
+    f1_ci: tuple[float, float] = (0.0, 0.0)
+
+
+@dataclass
+class Comparison:
+    reports: list[Report]
+    overall: dict[str, dict[str, float]]
+    per_pattern: dict[str, dict[str, float]]  # pattern → version → accuracy
+    tests: list[PairTest]
+
+    @property
+    def versions(self) -> list[str]:
+        return [r.version for r in self.reports]
+
+    def to_markdown(self, chart: str | None = None) -> str:
+        names = self.versions
+        lines = [f"# Comparison on {self.reports[0].split}: {' vs '.join(names)}", "",
+                 "| metric | " + " | ".join(names) + " | " + " | ".join(f"Δ {n}" for n in names[1:]) + " |",
+                 "|---" * (len(names) * 2) + "|"]
+        for key in ("execution_accuracy", "mean_f1", "valid_sparql_rate", "lm_calls_per_question",
+                    "tokens_per_question"):
+            values = [self.overall[n].get(key, 0.0) for n in names]
+            lines.append(f"| {key} | " + " | ".join(f"{v:.3f}" for v in values) + " | "
+                         + " | ".join(f"{v - values[0]:+.3f}" for v in values[1:]) + " |")
+        lines += ["", "| pattern | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+        for pattern, by_version in self.per_pattern.items():
+            lines.append(f"| {pattern} | " + " | ".join(f"{by_version.get(n, 0.0):.3f}" for n in names) + " |")
+        for test in self.tests:
+            lines += ["", f"## {test.other} vs {test.baseline}", "",
+                      f"exact McNemar p = {test.mcnemar_p:.4f} (won {len(test.won)}, lost {len(test.lost)}); "
+                      f"F1 Δ {test.f1_delta:+.3f}, 95% paired bootstrap CI [{test.f1_ci[0]:+.3f}, {test.f1_ci[1]:+.3f}]"]
+            for label, items in (("won", test.won), ("lost", test.lost)):
+                for item in items:
+                    lines += ["", f"- {label}: `{item['id']}` {item['question']}",
+                              f"  - {test.baseline}: `{' '.join(item['baseline_sparql'].split())}`",
+                              f"  - {test.other}: `{' '.join(item['other_sparql'].split())}`"]
+        if chart:
+            lines += ["", f"![per-pattern accuracy]({chart})"]
+        return "\n".join(lines) + "\n"
+
+
+def compare_reports(reports: list[Report], *, allow_mismatch: bool = False) -> Comparison:
+    if len(reports) < 2:
+        raise Nl2SparqlError("compare needs at least two versions")
+    first = reports[0]
+    for other in reports[1:]:
+        for attribute in ("split", "kb_fingerprint"):
+            a, b = getattr(first, attribute), getattr(other, attribute)
+            if a != b and not allow_mismatch:
+                raise Nl2SparqlError(f"{first.version} and {other.version} were run on different "
+                                     f"{attribute.replace('_', ' ')}s ({a} vs {b}); pass --allow-mismatch to compare")
+    overall = {r.version: r.summary() for r in reports}
+    per_pattern: dict[str, dict[str, float]] = {}
+    for pattern in PATTERNS:
+        row = {r.version: r.per_pattern()[pattern]["execution_accuracy"] for r in reports if pattern in r.per_pattern()}
+        if row:
+            per_pattern[pattern] = row
+    tests = [_pair(first, other) for other in reports[1:]]
+    return Comparison(reports, overall, per_pattern, tests)
+
+
+def _pair(baseline: Report, other: Report) -> PairTest:
+    mine = {q["id"]: q for q in baseline.questions}
+    theirs = {q["id"]: q for q in other.questions}
+    shared = [i for i in mine if i in theirs]
+    test = PairTest(baseline.version, other.version)
+    for i in shared:
+        a, b = mine[i], theirs[i]
+        item = {"id": i, "question": a["question"], "baseline_sparql": a["sparql"], "other_sparql": b["sparql"]}
+        if b["exact"] and not a["exact"]:
+            test.won.append(item)
+        elif a["exact"] and not b["exact"]:
+            test.lost.append(item)
+    test.mcnemar_p = mcnemar_exact(len(test.lost), len(test.won))
+    delta, low, high = paired_bootstrap_ci([mine[i]["f1"] for i in shared], [theirs[i]["f1"] for i in shared])
+    test.f1_delta, test.f1_ci = delta, (low, high)
+    return test
+
+
+def write_outputs(comparison: Comparison, directory: Path) -> tuple[Path, Path]:
+    """The per-pattern bar chart (PNG) and the Markdown report beside it, both written atomically."""
+    directory.mkdir(parents=True, exist_ok=True)
+    stem = "compare-" + "-".join(comparison.versions) + "-" + comparison.reports[0].split.replace("/", "_")
+    chart = directory / f"{stem}.png"
+    _chart(comparison, chart)
+    markdown = directory / f"{stem}.md"
+    fd, tmp = tempfile.mkstemp(prefix="." + markdown.name + ".", dir=directory)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(comparison.to_markdown(chart.name))
+    os.replace(tmp, markdown)
+    return markdown, chart
+
+
+def _chart(comparison: Comparison, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    patterns = list(comparison.per_pattern)
+    names = comparison.versions
+    width = 0.8 / len(names)
+    fig, ax = plt.subplots(figsize=(max(8, len(patterns) * 0.7), 4.5))
+    for k, name in enumerate(names):
+        values = [comparison.per_pattern[p].get(name, 0.0) for p in patterns]
+        ax.bar([i + k * width for i in range(len(patterns))], values, width, label=name)
+    ax.set_xticks([i + width * (len(names) - 1) / 2 for i in range(len(patterns))])
+    ax.set_xticklabels(patterns, rotation=45, ha="right")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("execution accuracy")
+    ax.legend()
+    fig.tight_layout()
+    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".png", dir=path.parent)
+    os.close(fd)
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    os.replace(tmp, path)

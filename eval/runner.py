@@ -1,0 +1,213 @@
+"""`eval run`: a program over a split, scored per question, aggregated, saved as JSON + Markdown.
+
+Reports are cached by (version, split, LM, KB fingerprint): `compare` reuses them; `force` re-runs.
+Pseudo-versions: `zero-shot` (no examples, no constraints, no ontology notes) and `static-rag`
+(retrieved examples, constraints and ontology notes, no compile; the same as `uncompiled`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import re
+import statistics
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from nl2sparql.artifacts.store import artifact_root, resolve_name
+from nl2sparql.data.dataset import PATTERNS, Record, dataset_hash, load_dataset
+from nl2sparql.errors import DatasetError
+from nl2sparql.modules.program import ProgramSettings
+
+PSEUDO_VERSIONS: dict[str, ProgramSettings] = {
+    "zero-shot": ProgramSettings(use_examples=False, use_constraints=False, ontology_k=0),
+    "static-rag": ProgramSettings(),
+    "uncompiled": ProgramSettings(),
+}
+
+
+@dataclass
+class Report:
+    version: str
+    split: str
+    lm: str
+    kb_fingerprint: str
+    dataset_hash: str
+    created_at: str
+    questions: list[dict[str, Any]] = field(default_factory=list)
+
+    def summary(self) -> dict[str, float]:
+        return summarise(self.questions)
+
+    def per_pattern(self) -> dict[str, dict[str, float]]:
+        groups: dict[str, list[dict]] = defaultdict(list)
+        for q in self.questions:
+            for p in q["patterns"]:
+                groups[p].append(q)
+        return {p: summarise(groups[p]) for p in PATTERNS if p in groups}
+
+    def per_language(self) -> dict[str, dict[str, float]]:
+        return {lang: summarise([q for q in self.questions if q["language"] == lang]) for lang in ("it", "en")}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": self.version, "split": self.split, "lm": self.lm, "kb_fingerprint": self.kb_fingerprint,
+                "dataset_hash": self.dataset_hash, "created_at": self.created_at, "summary": self.summary(),
+                "per_pattern": self.per_pattern(), "per_language": self.per_language(), "questions": self.questions}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Report:
+        return cls(data["version"], data["split"], data["lm"], data["kb_fingerprint"], data["dataset_hash"],
+                   data["created_at"], data["questions"])
+
+    def to_markdown(self) -> str:
+        s = self.summary()
+        lines = [f"# Evaluation of {self.version} on {self.split}", "",
+                 f"LM `{self.lm}`, KB `{self.kb_fingerprint}`, dataset `{self.dataset_hash}`, {self.created_at}", "",
+                 "| metric | value |", "|---|---|"]
+        lines += [f"| {k} | {v:.3f} |" if isinstance(v, float) else f"| {k} | {v} |" for k, v in s.items()]
+        lines += ["", "| pattern | n | accuracy | mean F1 |", "|---|---|---|---|"]
+        lines += [f"| {p} | {v['questions']} | {v['execution_accuracy']:.3f} | {v['mean_f1']:.3f} |"
+                  for p, v in self.per_pattern().items()]
+        lines += ["", "| language | n | accuracy | mean F1 |", "|---|---|---|---|"]
+        lines += [f"| {lang} | {v['questions']} | {v.get('execution_accuracy', 0):.3f} | {v.get('mean_f1', 0):.3f} |"
+                  for lang, v in self.per_language().items()]
+        return "\n".join(lines) + "\n"
+
+
+def summarise(questions: list[dict]) -> dict[str, float]:
+    if not questions:
+        return {"questions": 0}
+    n = len(questions)
+    return {"questions": n, "execution_accuracy": sum(q["exact"] for q in questions) / n,
+            "mean_f1": statistics.mean(q["f1"] for q in questions),
+            "valid_sparql_rate": sum(q["valid"] for q in questions) / n,
+            "lm_calls_per_question": statistics.mean(q["calls"] for q in questions),
+            "tokens_per_question": statistics.mean(q["prompt_tokens"] + q["completion_tokens"] for q in questions),
+            "mean_seconds": statistics.mean(q["seconds"] for q in questions)}
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.]+", "-", text).strip("-")
+
+
+def report_dir(version: str, root: Path | None = None) -> Path:
+    root = root or artifact_root()
+    if version in PSEUDO_VERSIONS:
+        return root / "baselines" / version / "reports"
+    return root / resolve_name(version, root) / "reports"
+
+
+def report_path(version: str, split: str, lm: str, fingerprint: str, root: Path | None = None) -> Path:
+    split_name = _slug(Path(split).stem if split.endswith(".jsonl") else split)
+    key = hashlib.sha256(f"{split}|{lm}|{fingerprint}".encode()).hexdigest()[:10]
+    return report_dir(version, root) / f"{split_name}-{_slug(lm)}-{key}.json"
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save_report(report: Report, path: Path) -> None:
+    """JSON first, then Markdown beside it; each written atomically."""
+    _write_atomic(path, json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    _write_atomic(path.with_suffix(".md"), report.to_markdown())
+
+
+def split_records(split: str, dataset_dir: Path | None = None) -> list[Record]:
+    if split.endswith(".jsonl"):
+        from nl2sparql.data.dataset import read_jsonl
+
+        records = read_jsonl(Path(split))
+    else:
+        records = [r for r in load_dataset(dataset_dir) if r.split == split]
+    if not records:
+        raise DatasetError(f"no records in split '{split}'")
+    return records
+
+
+def run_eval(version: str, split: str = "test", *, lm=None, lm_id: str | None = None, endpoint: str | None = None,
+             store: Path | None = None, force: bool = False, limit: int | None = None, root: Path | None = None,
+             on_result: Callable | None = None, settings: ProgramSettings | None = None,
+             tracking_uri: str | None = None, track: bool = True) -> tuple[Report, Path, bool]:
+    """Run (or reuse) the report of `version` on `split`; returns (report, path, reused)."""
+    from nl2sparql.artifacts.load import load
+    from nl2sparql.eval.gold import GoldCache
+    from nl2sparql.modules.lm import resolve_lm
+    from nl2sparql.optimize.metric import ExecutionMetric
+
+    records = split_records(split)[:limit]
+    lm = lm or resolve_lm(lm_id, cache=False)
+    program_version = "uncompiled" if version in PSEUDO_VERSIONS else version
+    program = load(program_version, endpoint=endpoint, store=store, lm_object=lm,
+                   settings=settings or PSEUDO_VERSIONS.get(version))
+    try:
+        fingerprint = program.runtime.endpoint.fingerprint()
+        split_key = split if limit is None else f"{split}[:{limit}]"
+        path = report_path(version, split_key, lm.model, fingerprint, root)
+        if path.exists() and not force:
+            return Report.from_json(json.loads(path.read_text(encoding="utf-8"))), path, True
+        metric = ExecutionMetric({r.id: r for r in records}, GoldCache(program.runtime.endpoint))
+        report = Report(version, split_key, lm.model, fingerprint, dataset_hash(records),
+                        datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
+        from nl2sparql.optimize.metric import to_example
+
+        for i, record in enumerate(records):
+            language = "it" if i % 2 == 0 else "en"
+            example = to_example(record, language)
+            report.questions.append(_score_one(program, metric, record, example, language))
+            if on_result:
+                on_result(report)
+        save_report(report, path)
+        if track:
+            _track(report, path, tracking_uri)
+        return report, path, False
+    finally:
+        program.runtime.close()
+
+
+def _score_one(program, metric, record: Record, example, language: str) -> dict[str, Any]:
+    import time
+
+    started = time.perf_counter()
+    base = {"id": record.id, "language": language, "question": example.question, "patterns": list(record.patterns),
+            "gold_sparql": record.sparql}
+    try:
+        prediction = program(**example.inputs())
+        score = metric.score(example, prediction)
+        usage = prediction.usage
+        rows = len(prediction.result.rows) if prediction.result is not None else 0
+        return {**base, "sparql": prediction.sparql, "valid": bool(prediction.ok), "error": score.error,
+                "rows": rows, "precision": score.precision, "recall": score.recall, "f1": score.f1,
+                "exact": score.exact, "attempts": len(prediction.attempts), "calls": usage["calls"],
+                "prompt_tokens": usage["prompt_tokens"], "completion_tokens": usage["completion_tokens"],
+                "seconds": round(prediction.seconds, 3)}
+    except Exception as error:  # an LM failure is a wrong answer in the report, not a crash of the run
+        return {**base, "sparql": "", "valid": False, "error": f"{type(error).__name__}: {error}", "rows": 0,
+                "precision": 0.0, "recall": 0.0, "f1": 0.0, "exact": False, "attempts": 0, "calls": 0,
+                "prompt_tokens": 0, "completion_tokens": 0, "seconds": round(time.perf_counter() - started, 3)}
+
+
+def _track(report: Report, path: Path, tracking_uri: str | None) -> None:
+    from nl2sparql.optimize import tracking
+
+    params = {"version": report.version, "split": report.split, "lm": report.lm, "kb_fingerprint": report.kb_fingerprint}
+    with tracking.run("eval", tracking_uri, params) as (mlflow, _):
+        for key, value in report.summary().items():
+            mlflow.log_metric(key, float(value))
+        for pattern, values in report.per_pattern().items():
+            mlflow.log_metric(f"accuracy_{pattern}", float(values["execution_accuracy"]))
+        mlflow.log_artifact(str(path))
+        mlflow.log_artifact(str(path.with_suffix(".md")))

@@ -1,0 +1,85 @@
+"""eval run (DummyLM on the real store) and eval compare on hand-made reports."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from dspy.utils.dummies import DummyLM
+
+from nl2sparql.errors import Nl2SparqlError
+from nl2sparql.eval.comparison import compare_reports, write_outputs
+from nl2sparql.eval.runner import Report, run_eval, save_report
+
+
+def question(i, exact, f1=None, patterns=("emotion",), language="it"):
+    return {"id": f"q{i}", "language": language, "question": f"domanda {i}", "patterns": list(patterns),
+            "sparql": f"SELECT {i}", "gold_sparql": "", "valid": True, "error": "", "rows": 1, "precision": 1.0,
+            "recall": 1.0, "f1": (1.0 if exact else 0.0) if f1 is None else f1, "exact": exact, "attempts": 1,
+            "calls": 1, "prompt_tokens": 100, "completion_tokens": 20, "seconds": 1.0}
+
+
+def report(version, exacts, split="test", fingerprint="fp"):
+    return Report(version, split, "dummy", fingerprint, "h", "2026-11-23",
+                  [question(i, e, patterns=("emotion",) if i % 2 else ("translation",)) for i, e in enumerate(exacts)])
+
+
+def test_compare_computes_deltas_and_the_exact_mcnemar_p_value(tmp_path):
+    # baseline right on 0-2; other right on 1-9: other wins 7 (3..9), loses 1 (0): p = 2 * 9/256.
+    a = report("zero-shot", [True, True, True] + [False] * 7)
+    b = report("v1", [False, True, True] + [True] * 7)
+    comparison = compare_reports([a, b])
+    assert comparison.overall["zero-shot"]["execution_accuracy"] == pytest.approx(0.3)
+    assert comparison.overall["v1"]["execution_accuracy"] == pytest.approx(0.9)
+    test = comparison.tests[0]
+    assert (len(test.won), len(test.lost)) == (7, 1)
+    assert test.mcnemar_p == pytest.approx(18 / 256)
+    assert test.f1_delta == pytest.approx(0.6) and test.f1_ci[0] <= 0.6 <= test.f1_ci[1]
+    assert comparison.per_pattern["translation"] == {"zero-shot": pytest.approx(0.4), "v1": pytest.approx(0.8)}
+    markdown, chart = write_outputs(comparison, tmp_path)
+    assert "+0.600" in markdown.read_text() and chart.stat().st_size > 1000
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([markdown.name, chart.name])
+
+
+def test_compare_refuses_different_splits_or_kbs_unless_allowed():
+    a, b = report("v1", [True]), report("v2", [True], split="dev")
+    with pytest.raises(Nl2SparqlError, match="different splits"):
+        compare_reports([a, b])
+    with pytest.raises(Nl2SparqlError, match="different kb fingerprints"):
+        compare_reports([a, report("v2", [True], fingerprint="other")])
+    assert compare_reports([a, b], allow_mismatch=True).tests[0].mcnemar_p == 1.0
+
+
+def test_report_files_are_written_atomically(tmp_path):
+    path = tmp_path / "reports" / "test.json"
+    save_report(report("v1", [True, False]), path)
+    assert json.loads(path.read_text())["summary"]["execution_accuracy"] == 0.5
+    assert "| execution_accuracy | 0.500 |" in path.with_suffix(".md").read_text()
+    assert sorted(p.name for p in path.parent.iterdir()) == ["test.json", "test.md"]
+
+
+def test_eval_run_scores_caches_and_reruns_with_force(kb_store, tmp_path, monkeypatch):
+    from nl2sparql.data.dataset import load_dataset
+    from nl2sparql.modules.program import ProgramSettings
+
+    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path / "home"))
+    records = [r for r in load_dataset() if r.split == "dev"][:3]
+    # Right on the first question (its gold), wrong (an empty answer) on the others.
+    answers = {records[0].question_it: {"sparql": records[0].sparql}}
+    wrong = "SELECT ?x WHERE { GRAPH <http://liita.it/data> { ?x <http://example.org/none> ?y } }"
+    answers.update({r.question_en: {"sparql": wrong} for r in records[1:]})
+    answers.update({r.question_it: {"sparql": wrong} for r in records[1:]})
+    lm = DummyLM(answers)
+    root = tmp_path / "artifacts"
+    options = dict(lm=lm, store=kb_store, root=root, limit=3, track=False,
+                   settings=ProgramSettings(examples_k=0, ontology_k=0))
+    first, path, reused = run_eval("zero-shot", "dev", **options)
+    assert not reused and path.exists() and path.with_suffix(".md").exists()
+    assert [q["exact"] for q in first.questions] == [True, False, False]
+    assert first.summary()["execution_accuracy"] == pytest.approx(1 / 3)
+    assert set(first.per_language()) == {"it", "en"}
+    calls = len(lm.history)
+    again, _, reused = run_eval("zero-shot", "dev", **options)
+    assert reused and len(lm.history) == calls and again.questions == first.questions
+    _, _, reused = run_eval("zero-shot", "dev", force=True, **options)
+    assert not reused and len(lm.history) > calls
