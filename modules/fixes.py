@@ -95,7 +95,87 @@ def case_insensitive_filters(sparql: str) -> Fix | None:
     return None
 
 
+_HAVING = re.compile(r"\bHAVING\s+(?!\()(?P<expr>[^\n{}]+?)\s*(?=(?:ORDER\s+BY|LIMIT|OFFSET)\b|$)",
+                     re.IGNORECASE | re.MULTILINE)
+_NOT_CALL = re.compile(r"\bNOT\s+(?!EXISTS\b|IN\b)(?=[A-Za-z_]+\s*\()", re.IGNORECASE)
+_MODIFIER = re.compile(r"^\s*(GROUP\s+BY|HAVING|ORDER\s+BY|LIMIT|OFFSET)\b", re.IGNORECASE)
+
+
+def having_parentheses(sparql: str) -> Fix | None:
+    """`HAVING COUNT(?x) > 2` → `HAVING (COUNT(?x) > 2)`: SPARQL wants the constraint bracketed."""
+    text = _HAVING.sub(lambda m: f"HAVING ({m.group('expr').strip()})" + (" " if m.end() < len(sparql)
+                                                                         and not sparql[m.end():].startswith("\n")
+                                                                         else ""), sparql)
+    return Fix("having", text, "bracketed the HAVING constraint") if text != sparql else None
+
+
+def not_function(sparql: str) -> Fix | None:
+    """`FILTER(NOT STRSTARTS(…))` → `FILTER(!STRSTARTS(…))`: SPARQL negates with `!` (NOT only before EXISTS/IN)."""
+    text = _NOT_CALL.sub("!", sparql)
+    return Fix("not", text, "wrote NOT f(…) as !f(…)") if text != sparql else None
+
+
+def modifiers_outside(sparql: str) -> Fix | None:
+    """GROUP BY / HAVING / ORDER BY / LIMIT written inside the last brace of WHERE → moved after it."""
+    closes = [t for t in tokens(sparql) if t.kind == "brace" and t.text == "}"]
+    if not closes:
+        return None
+    last = closes[-1].start
+    body = sparql[:last]
+    lines = body.rstrip().split("\n")
+    moved = []
+    while lines and _MODIFIER.match(lines[-1]):
+        moved.insert(0, lines.pop().strip())
+    if not moved:
+        return None
+    text = "\n".join(lines).rstrip() + "\n}\n" + "\n".join(moved) + sparql[last + 1:]
+    return Fix("modifiers", text.rstrip(), "moved GROUP BY / ORDER BY / LIMIT after the WHERE block")
+
+
+_SELECT_CLAUSE = re.compile(r"\bSELECT\s+(?:DISTINCT\s+|REDUCED\s+)?(?P<vars>.*?)(?=\bWHERE\b|\{)",
+                            re.IGNORECASE | re.DOTALL)
+_AGGREGATE_START = re.compile(r"\b(COUNT|SUM|AVG|MIN|MAX|SAMPLE|GROUP_CONCAT)\s*\(", re.IGNORECASE)
+_ALIAS = re.compile(r"\s+AS\s+(\?\w+)", re.IGNORECASE)
+
+
+def select_aggregates(sparql: str) -> Fix | None:
+    """`SELECT COUNT(?x) WHERE` → `SELECT (COUNT(?x) AS ?count) WHERE`; `COUNT(?x) AS ?n` gets its brackets."""
+    clause = _SELECT_CLAUSE.search(sparql)
+    if not clause:
+        return None
+    text, out, i, changed = clause.group("vars"), [], 0, False
+    while i < len(text):
+        match = _AGGREGATE_START.search(text, i)
+        if not match:
+            out.append(text[i:])
+            break
+        before = text[i:match.start()]
+        out.append(before)
+        depth, j = 0, match.end() - 1
+        while j < len(text):
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            j += 1
+            if depth == 0:
+                break
+        call = text[match.start():j]
+        if before.rstrip().endswith("("):  # already bracketed
+            out.append(call)
+            i = j
+            continue
+        alias = _ALIAS.match(text, j)
+        name = alias.group(1) if alias else "?" + match.group(1).lower()
+        out.append(f"({call} AS {name})")
+        i = alias.end() if alias else j
+        changed = True
+    if not changed:
+        return None
+    fixed = sparql[:clause.start("vars")] + "".join(out) + sparql[clause.end("vars"):]
+    return Fix("select-aggregates", fixed, "bracketed aggregates in SELECT with an AS name")
+
+
 SYNTAX_FIXES = (strip_fences, add_missing_prefixes)
+# Tried only when the query does not parse (they rewrite shapes a valid query may legitimately have).
+PARSE_FIXES = (having_parentheses, not_function, modifiers_outside, select_aggregates)
 EMPTY_RESULT_FIXES = (case_insensitive_filters,)
 
 

@@ -11,7 +11,7 @@ from nl2sparql.errors import EndpointError, QueryRejected, QuerySyntaxError
 from nl2sparql.kb.guard import check
 from nl2sparql.kb.lint import Finding, lint
 from nl2sparql.kb.results import QueryResult
-from nl2sparql.modules.fixes import EMPTY_RESULT_FIXES, SYNTAX_FIXES, apply_fixes
+from nl2sparql.modules.fixes import EMPTY_RESULT_FIXES, PARSE_FIXES, SYNTAX_FIXES, apply_fixes
 from nl2sparql.modules.runtime import Runtime
 from nl2sparql.modules.steps import Analyze, Generate, Repair, describe
 from nl2sparql.retrieval.constraints import format_constraints, select_constraints
@@ -141,7 +141,14 @@ class NL2SPARQL(dspy.Module):
         sparql, fixes = apply_fixes(sparql, SYNTAX_FIXES)
         names = [f.name for f in fixes]
         try:
-            check(sparql)
+            try:
+                check(sparql)
+            except QuerySyntaxError:
+                repaired, more = apply_fixes(sparql, PARSE_FIXES)
+                if not more:
+                    raise
+                check(repaired)  # only a fix that makes the query parse is kept
+                sparql, names = repaired, names + [f.name for f in more]
         except QueryRejected as error:
             return Attempt(step, sparql, "rejected", str(error), fixes=names)
         except QuerySyntaxError as error:

@@ -33,3 +33,28 @@ def test_case_insensitive_filter_both_orders():
     fix = case_insensitive_filters('SELECT ?e WHERE { ?e rdfs:label ?x FILTER("rabbia"@it = STR(?x)) }')
     assert 'FILTER(LCASE(STR(?x)) = LCASE("rabbia"))' in fix.sparql
     assert case_insensitive_filters(Q) is None
+
+
+def test_parse_fixes_for_shapes_small_models_write():
+    from nl2sparql.kb.guard import check
+    from nl2sparql.modules.fixes import having_parentheses, modifiers_outside, not_function, select_aggregates
+
+    p = "PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\n"
+    cases = [
+        (having_parentheses, p + "SELECT ?w WHERE { ?l ontolex:writtenRep ?w }\nGROUP BY ?w\n"
+                                 "HAVING COUNT(?l) >= 8\nORDER BY ?w", "HAVING (COUNT(?l) >= 8)"),
+        (not_function, p + 'SELECT ?w WHERE { ?l ontolex:writtenRep ?w FILTER(NOT STRSTARTS(STR(?w), "a")) }',
+         "FILTER(!STRSTARTS("),
+        (modifiers_outside, p + "SELECT ?w WHERE {\n  ?l ontolex:writtenRep ?w\n  GROUP BY ?w\n  LIMIT 5\n}",
+         "}\nGROUP BY ?w\nLIMIT 5"),
+        (select_aggregates, p + "SELECT COUNT(DISTINCT ?l) WHERE { ?l ontolex:writtenRep ?w }",
+         "SELECT (COUNT(DISTINCT ?l) AS ?count) WHERE"),
+        (select_aggregates, p + "SELECT ?w COUNT(?l) AS ?n WHERE { ?l ontolex:writtenRep ?w } GROUP BY ?w",
+         "SELECT ?w (COUNT(?l) AS ?n) WHERE"),
+    ]
+    for fix, broken, expected in cases:
+        fixed = fix(broken)
+        assert fixed is not None and expected in fixed.sparql, (fix.__name__, fixed)
+        check(fixed.sparql)
+    assert not_function(p + "SELECT ?w WHERE { ?l ontolex:writtenRep ?w FILTER NOT EXISTS { ?l ?p ?o } }") is None
+    assert select_aggregates("SELECT (COUNT(?l) AS ?n) WHERE { ?l ?p ?o }") is None

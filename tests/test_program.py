@@ -178,3 +178,11 @@ def test_nl2sparql_load_returns_a_ready_program_and_names_bad_versions(kb_store,
     (tmp_path / "v1").mkdir()
     with pytest.raises(ArtifactError, match="v1 is corrupt"):
         nl2sparql.load("latest", lm_object=lm)
+
+
+def test_parse_fix_repairs_without_an_lm_call(counting):
+    count = PREFIXES + 'SELECT COUNT(?lemma) WHERE { GRAPH <http://liita.it/data> { ?lemma ontolex:writtenRep "casa"@it } }'
+    prog, lm = program(counting, [count])
+    out = prog("Quanti lemmi si scrivono «casa»?")
+    assert [a.outcome for a in out.attempts] == ["ok"] and out.attempts[0].fixes == ["select-aggregates"]
+    assert out.rows == [("1",)] and out.usage["calls"] == 1
