@@ -23,6 +23,10 @@ def setup(tracking_uri: str | None = None, experiment: str = "nl2sparql"):
         Path(uri[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
     mlflow.set_tracking_uri(uri)
     mlflow.set_registry_uri(uri)
+    if uri.startswith("sqlite:///") and mlflow.get_experiment_by_name(experiment) is None:
+        # Without a location MLflow puts artifacts in ./mlruns of whatever folder the command ran in.
+        location = Path(uri[len("sqlite:///"):]).parent / "mlruns"
+        mlflow.create_experiment(experiment, artifact_location=location.resolve().as_uri())
     mlflow.set_experiment(experiment)
     return mlflow
 

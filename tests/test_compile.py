@@ -67,6 +67,7 @@ def test_compile_writes_a_loadable_version_with_a_complete_manifest(small, kb_st
     runs = mlflow.search_runs(experiment_names=["nl2sparql"])
     assert list(runs["run_id"]) == [manifest["mlflow_run_id"]]
     assert runs.iloc[0]["metrics.dev_execution_accuracy"] == 1.0
+    assert runs.iloc[0]["artifact_uri"].startswith((tmp_path / "mlruns").resolve().as_uri())
 
     import nl2sparql
 
