@@ -8,9 +8,6 @@ from nl2sparql.kb.endpoint import EndpointConfig
 from nl2sparql.modules.program import NL2SPARQL, ProgramSettings
 from nl2sparql.modules.runtime import Runtime, RuntimeConfig
 
-UNCOMPILED = "uncompiled"
-
-
 def load(version: str = "latest", *, lm: str | None = None, endpoint: str | None = None,
          store: Path | None = None, settings: ProgramSettings | None = None, lm_object=None) -> NL2SPARQL:
     """The program for `version` ("latest", "vN", a tag, or "uncompiled"), bound to its own LM.
@@ -20,23 +17,22 @@ def load(version: str = "latest", *, lm: str | None = None, endpoint: str | None
     embedded store. Nothing is loaded until the first question.
     """
     from nl2sparql.artifacts.store import resolve_program_file
-    from nl2sparql.modules.lm import resolve_lm
 
-    runtime = Runtime(RuntimeConfig(endpoint=EndpointConfig(url=endpoint, store_path=store)))
-    program = NL2SPARQL(settings, runtime)
-    state = resolve_program_file(version)
-    if state is not None:
-        program.load(str(state))
-    program.set_lm(lm_object if lm_object is not None else resolve_lm(lm))
-    return program
+    return _build(resolve_program_file(version), lm=lm, endpoint=endpoint, store=store, settings=settings,
+                  lm_object=lm_object)
 
 
 def load_from_folder(folder: Path, **options) -> NL2SPARQL:
     """The program saved in a version folder copied elsewhere (e.g. an MLflow model's artifacts)."""
+    return _build(folder / "program.json", **options)
+
+
+def _build(state: Path | None, *, lm: str | None = None, endpoint: str | None = None, store: Path | None = None,
+           settings: ProgramSettings | None = None, lm_object=None) -> NL2SPARQL:
     from nl2sparql.modules.lm import resolve_lm
 
-    runtime = Runtime(RuntimeConfig(endpoint=EndpointConfig(url=options.get("endpoint"), store_path=options.get("store"))))
-    program = NL2SPARQL(options.get("settings"), runtime)
-    program.load(str(folder / "program.json"))
-    program.set_lm(options.get("lm_object") or resolve_lm(options.get("lm")))
+    program = NL2SPARQL(settings, Runtime(RuntimeConfig(endpoint=EndpointConfig(url=endpoint, store_path=store))))
+    if state is not None:
+        program.load(str(state))
+    program.set_lm(lm_object if lm_object is not None else resolve_lm(lm))
     return program

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import time
 from pathlib import Path
 
 from nl2sparql.data.dataset import load_dataset
-from nl2sparql.eval.metric import execution_score
-from nl2sparql.kb.endpoint import EndpointConfig
+from nl2sparql.eval.gold import GoldCache
+from nl2sparql.eval.score import score_program
 from nl2sparql.modules.lm import resolve_lm
+from nl2sparql.optimize.metric import ExecutionMetric, examples
 
 
 def main() -> None:
@@ -41,39 +41,23 @@ def main() -> None:
     records = [r for r in load_dataset() if r.split == args.split][: args.limit]
     lm = resolve_lm(args.lm, cache=False, n_threads=args.threads)
     program = load(args.version, store=args.store, lm_object=lm)
-    endpoint = program.runtime.endpoint
-    rows, started = [], time.perf_counter()
+    metric = ExecutionMetric({r.id: r for r in records}, GoldCache(program.runtime.endpoint))
+    started = time.perf_counter()
     with Progress() as progress:
         task = progress.add_task("questions", total=len(records))
-        for i, record in enumerate(records):
-            question = record.question_it if i % 2 == 0 else record.question_en
-            out = program(question)
-            score = execution_score(endpoint, record.sparql, record.answer_variables, out.sparql) if out.ok else None
-            rows.append({"id": record.id, "language": "it" if i % 2 == 0 else "en", "question": question,
-                         "sparql": out.sparql, "valid": out.ok, "exact": bool(score and score.exact),
-                         "f1": score.f1 if score else 0.0, "calls": out.usage["calls"],
-                         "prompt_tokens": out.usage["prompt_tokens"],
-                         "completion_tokens": out.usage["completion_tokens"], "seconds": out.seconds,
-                         "attempts": [f"{a.step}:{a.outcome}" for a in out.attempts]})
-            accuracy = sum(r["exact"] for r in rows) / len(rows)
-            progress.update(task, advance=1, description=f"accuracy {accuracy:.2f}")
-    engine = getattr(lm, "engine", None)
-    load_s = getattr(engine, "load_seconds", 0.0)
-    n = len(rows)
-    summary = {
-        "lm": lm.model, "version": args.version, "split": args.split, "questions": n,
-        "execution_accuracy": sum(r["exact"] for r in rows) / n, "mean_f1": statistics.mean(r["f1"] for r in rows),
-        "valid_sparql_rate": sum(r["valid"] for r in rows) / n,
-        "lm_calls_per_question": statistics.mean(r["calls"] for r in rows),
-        "p50_seconds": statistics.median(r["seconds"] for r in rows),
-        "prompt_tokens_per_question": statistics.mean(r["prompt_tokens"] for r in rows),
-        "completion_tokens_per_question": statistics.mean(r["completion_tokens"] for r in rows),
-        "model_load_seconds": round(load_s, 1), "wall_seconds": round(time.perf_counter() - started, 1),
-    }
+
+        def on_result(item, scores):
+            progress.update(task, advance=1, description=f"accuracy {scores.summary()['execution_accuracy']:.2f}")
+
+        scores = score_program(program, examples(records), metric, on_result=on_result)
+    summary = {"lm": lm.model, "version": args.version, "split": args.split, **scores.summary(),
+               "model_load_seconds": round(getattr(lm.engine, "load_seconds", 0.0), 1),
+               "wall_seconds": round(time.perf_counter() - started, 1)}
     for key, value in summary.items():
         print(f"{key:32} {value:.3f}" if isinstance(value, float) else f"{key:32} {value}")
     if args.json:
-        args.json.write_text(json.dumps({"summary": summary, "questions": rows}, indent=2, ensure_ascii=False))
+        args.json.write_text(json.dumps({"summary": summary, "questions": scores.questions}, indent=2,
+                                        ensure_ascii=False))
     program.runtime.close()
 
 

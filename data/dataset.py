@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from nl2sparql.files import write_text_atomic
 from nl2sparql.errors import DatasetError
 
 PATTERNS = (
@@ -132,12 +131,4 @@ def dataset_hash(records: list[Record]) -> str:
 
 def write_jsonl(path: Path, records: list[Record]) -> None:
     """Atomic rewrite of one dataset file (temp file in the same folder, then rename)."""
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            for record in records:
-                out.write(json.dumps(record.to_json(), ensure_ascii=False) + "\n")
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_text_atomic(path, "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records))

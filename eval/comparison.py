@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from nl2sparql.files import atomic_open, write_text_atomic
 from nl2sparql.data.dataset import PATTERNS
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.eval.runner import Report
@@ -107,10 +106,7 @@ def write_outputs(comparison: Comparison, directory: Path) -> tuple[Path, Path]:
     chart = directory / f"{stem}.png"
     _chart(comparison, chart)
     markdown = directory / f"{stem}.md"
-    fd, tmp = tempfile.mkstemp(prefix="." + markdown.name + ".", dir=directory)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(comparison.to_markdown(chart.name))
-    os.replace(tmp, markdown)
+    write_text_atomic(markdown, comparison.to_markdown(chart.name))
     return markdown, chart
 
 
@@ -133,8 +129,8 @@ def _chart(comparison: Comparison, path: Path) -> None:
     ax.set_ylabel("execution accuracy")
     ax.legend()
     fig.tight_layout()
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".png", dir=path.parent)
-    os.close(fd)
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    os.replace(tmp, path)
+    try:
+        with atomic_open(path, "wb") as out:
+            fig.savefig(out, format="png", dpi=110)
+    finally:
+        plt.close(fig)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import threading
 from pathlib import Path
 
+from nl2sparql.files import write_text_atomic
 from nl2sparql.eval.metric import strip_slice
 from nl2sparql.kb.endpoint import default_home
 from nl2sparql.kb.results import QueryResult, Term
@@ -56,8 +55,4 @@ class GoldCache:
         return result
 
     def _save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".gold.", dir=self.path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(self._data, out, ensure_ascii=False)
-        os.replace(tmp, self.path)
+        write_text_atomic(self.path, json.dumps(self._data, ensure_ascii=False))

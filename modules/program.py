@@ -131,7 +131,7 @@ class NL2SPARQL(dspy.Module):
                 break
             empty_repaired |= attempt.outcome == "empty"
             sparql = self.repair(question=question, failed_sparql=attempt.sparql,
-                                 diagnosis=self._diagnosis(question, attempt), history=_history(attempts),
+                                 diagnosis=_diagnosis(attempt, context), history=_history(attempts),
                                  constraints=context.constraints).sparql
             step, calls = "repair", calls + 1
         return attempts, calls
@@ -167,19 +167,19 @@ class NL2SPARQL(dspy.Module):
             outcome, detail = "ok", ""
         return Attempt(step, sparql, outcome, detail, len(result.rows), names, result, findings)
 
-    def _diagnosis(self, question: str, attempt: Attempt) -> str:
-        if attempt.outcome == "empty":
-            notes = ""
-            if self.settings.ontology_k > 0:
-                notes = format_terms([t for t, _ in self.runtime.ontology.search(question, self.settings.ontology_k)])
-            lines = ["The query ran and returned no rows. Check written forms (lower case, accents, @it), the "
-                     "graph of each triple, the direction of relations, and these properties:", notes]
-            lines += [f"- {f.message}" for f in attempt.findings]
-            return "\n".join(line for line in lines if line)
-        if attempt.outcome == "lint":
-            return "The query runs but breaks LiITA rules:\n" + "\n".join(f"- {f.message}" for f in attempt.findings)
-        return {"syntax": "The query does not parse: ", "rejected": "The query was refused: ",
-                "error": "The endpoint failed: "}[attempt.outcome] + attempt.detail
+
+
+def _diagnosis(attempt: Attempt, context: Context) -> str:
+    """What the repair step is told; an empty answer gets the ontology hits already found for the question."""
+    if attempt.outcome == "empty":
+        lines = ["The query ran and returned no rows. Check written forms (lower case, accents, @it), the "
+                 "graph of each triple, the direction of relations, and these properties:", context.schema_notes]
+        lines += [f"- {f.message}" for f in attempt.findings]
+        return "\n".join(line for line in lines if line)
+    if attempt.outcome == "lint":
+        return "The query runs but breaks LiITA rules:\n" + "\n".join(f"- {f.message}" for f in attempt.findings)
+    return {"syntax": "The query does not parse: ", "rejected": "The query was refused: ",
+            "error": "The endpoint failed: "}[attempt.outcome] + attempt.detail
 
 
 def _history(attempts: list[Attempt]) -> str:

@@ -70,25 +70,22 @@ def describe(analysis) -> str:
     return "; ".join(parts)
 
 
-class Generate(dspy.Module):
+class _SparqlStep(dspy.Module):
+    """A step whose signature ends in `sparql`; inputs are the signature's input fields, by name."""
+
+    signature: type[dspy.Signature]
+
     def __init__(self):
         super().__init__()
-        self.predict = dspy.Predict(GenerateSparql)
+        self.predict = dspy.Predict(self.signature)
 
-    def forward(self, *, question: str, analysis: str, constraints: str, examples: str,
-                schema_notes: str) -> dspy.Prediction:
-        sparql = _sparql_from(self.predict, constraints=constraints, schema_notes=schema_notes, examples=examples,
-                              analysis=analysis, question=question)
-        return dspy.Prediction(sparql=sparql)
+    def forward(self, **inputs: str) -> dspy.Prediction:
+        return dspy.Prediction(sparql=_sparql_from(self.predict, **inputs))
 
 
-class Repair(dspy.Module):
-    def __init__(self):
-        super().__init__()
-        self.predict = dspy.Predict(RepairSparql)
+class Generate(_SparqlStep):
+    signature = GenerateSparql
 
-    def forward(self, *, question: str, failed_sparql: str, diagnosis: str, history: str,
-                constraints: str) -> dspy.Prediction:
-        sparql = _sparql_from(self.predict, constraints=constraints, question=question, failed_sparql=failed_sparql,
-                              diagnosis=diagnosis, history=history)
-        return dspy.Prediction(sparql=sparql)
+
+class Repair(_SparqlStep):
+    signature = RepairSparql

@@ -47,6 +47,7 @@ class CompileConfig:
 @dataclass
 class CompileResult:
     program: dspy.Module
+    records: list
     parent_dev: SplitScore
     dev: SplitScore
     seconds: float
@@ -117,7 +118,7 @@ def compile_program(config: CompileConfig, *, lm, teacher_lm=None, endpoint=None
     seconds = time.perf_counter() - started
     parent_dev = score_program(parent, devset, metric, on_result=on_dev and (lambda q, s: on_dev("parent", q, s)))
     dev = score_program(compiled, devset, metric, on_result=on_dev and (lambda q, s: on_dev("compiled", q, s)))
-    return CompileResult(compiled, parent_dev, dev, seconds, options)
+    return CompileResult(compiled, records, parent_dev, dev, seconds, options)
 
 
 # What a demo keeps: the retrieved context of a demo is long and says nothing its question and answer don't.
@@ -136,7 +137,7 @@ def manifest_for(config: CompileConfig, result: CompileResult, *, lm_id: str, te
                  kb_fingerprint: str, retriever: dict, mlflow_run_id: str | None) -> dict:
     import nl2sparql
 
-    records = load_dataset(config.dataset_dir)
+    records = result.records
     sizes = {split: sum(r.split == split for r in records) for split in ("train", "dev", "test", "generalization")}
     config_data = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(config).items()}
     return {

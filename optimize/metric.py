@@ -13,7 +13,7 @@ from nl2sparql.eval.metric import Score, execution_score
 
 def to_example(record: Record, language: str) -> dspy.Example:
     question = record.question_it if language == "it" else record.question_en
-    return dspy.Example(question=question, exclude_ids=(record.id,), record_id=record.id,
+    return dspy.Example(question=question, exclude_ids=(record.id,), record_id=record.id, language=language,
                         gold_sparql=record.sparql).with_inputs("question", "exclude_ids")
 
 

@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
+from nl2sparql.files import write_text_atomic
 from nl2sparql.artifacts.store import artifact_root, write_version
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.optimize.compile import CompileConfig, CompileResult, compile_program, manifest_for
@@ -34,7 +35,7 @@ def run_compile(config: CompileConfig, *, store: Path | None = None, tracking_ur
     root = root or artifact_root()
     root.mkdir(parents=True, exist_ok=True)
     pending = root / PENDING
-    pending.write_text(json.dumps({k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(config).items()}))
+    write_text_atomic(pending, json.dumps({k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(config).items()}))
     lm = lm_object or resolve_lm(config.lm, cache=True)
     teacher = teacher_object or (resolve_lm(config.teacher_lm, cache=True) if config.teacher_lm else None)
     params = {k: v for k, v in asdict(config).items()}

@@ -7,13 +7,12 @@ question meets its own language; a record scores the best of its wordings.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from nl2sparql.files import atomic_open
 from nl2sparql.data.dataset import Record, dataset_hash
 from nl2sparql.retrieval.bm25 import BM25Index
 from nl2sparql.retrieval.embedders import DEFAULT_EMBEDDER, Embedder, load_embedder
@@ -117,9 +116,6 @@ def _cached_vectors(texts: list[str], records: list[Record], embedder: Embedder,
     if path.is_file():
         return np.load(path)
     vectors = embedder.encode_passages(texts)
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=cache_dir, suffix=".npy.tmp")
-    with os.fdopen(handle, "wb") as out:
+    with atomic_open(path, "wb") as out:
         np.save(out, vectors)
-    os.replace(temp, path)
     return vectors

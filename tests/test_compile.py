@@ -43,13 +43,9 @@ def test_compile_writes_a_loadable_version_with_a_complete_manifest(small, kb_st
     only = {r.id for r in small}
     import nl2sparql.optimize.compile as compile_module
 
-    original = compile_module.load_dataset
-    compile_module.load_dataset = lambda d=None: [r for r in original(d) if r.id in only]
-    try:
-        version, result = run_compile(config, store=kb_store, tracking_uri=uri, lm_object=lm, root=root,
-                                      program_settings=FAST)
-    finally:
-        compile_module.load_dataset = original
+    monkeypatch.setattr(compile_module, "load_dataset", lambda d=None: [r for r in load_dataset(d) if r.id in only])
+    version, result = run_compile(config, store=kb_store, tracking_uri=uri, lm_object=lm, root=root,
+                                  program_settings=FAST)
     assert versions(root) == ["v1"] and not (root / PENDING).exists()
     manifest = open_version("v1", root).manifest
     for key in ("version", "parent", "created_at", "optimizer", "optimizer_config", "lm", "dataset_hash",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from nl2sparql.kb.build.lemmabank import HAS_POS, WRITTEN_REP, LemmaIndex
-from nl2sparql.kb.build.rdf import TYPE, iri, quad, sample_marker, text
+from nl2sparql.kb.build.rdf import CANONICAL, TYPE, iri, quad, sample_marker, text
 from nl2sparql.kb.build.sources import DialectLemma, DialectLink, SicilianEntry
 from nl2sparql.kb.vocab import (
     DCTERMS, LILA, LIME, MINTED, ONTOLEX, PARMIGIANO_LEXICON, RDFS, SICILIAN_LEMMA_BANK, SICILIAN_LEXICON,
@@ -21,7 +21,6 @@ from nl2sparql.kb.vocab import (
 
 PARMIGIANO_LEMMA = "http://liita.it/data/id/DialettoParmigiano/lemma/"
 ENTRY = ox.NamedNode(LIME + "entry")
-CANONICAL = ox.NamedNode(ONTOLEX + "canonicalForm")
 TRANSLATABLE_AS = ox.NamedNode(VARTRANS + "translatableAs")
 LEXICAL_ENTRY = ox.NamedNode(ONTOLEX + "LexicalEntry")
 IS_PART_OF = ox.NamedNode(DCTERMS + "isPartOf")

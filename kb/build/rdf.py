@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pyoxigraph as ox
 
-from nl2sparql.kb.vocab import DCTERMS, RDF, SAMPLE_SOURCE, XSD
+from nl2sparql.kb.vocab import DCTERMS, ONTOLEX, RDF, SAMPLE_SOURCE, XSD
 
 DEFAULT = ox.DefaultGraph()
 TYPE = ox.NamedNode(RDF + "type")
+CANONICAL = ox.NamedNode(ONTOLEX + "canonicalForm")
 
 
 def iri(value: str) -> ox.NamedNode:

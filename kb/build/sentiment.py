@@ -7,12 +7,11 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 
 from nl2sparql.kb.build.lemmabank import LemmaIndex
-from nl2sparql.kb.build.rdf import TYPE, decimal, iri, quad, sample_marker, text
+from nl2sparql.kb.build.rdf import CANONICAL, TYPE, decimal, iri, quad, sample_marker, text
 from nl2sparql.kb.build.sources import EmotionEntry, Polarity
 from nl2sparql.kb.vocab import ELITA, ELITA_GRAPH, MARL, MINTED, ONTOLEX, RDFS, UPOS_TO_LILA
 
 EMOTIONS = ("Gioia", "Tristezza", "Rabbia", "Paura", "Disgusto", "Sorpresa", "Fiducia", "Aspettativa", "Amore")
-CANONICAL = ox.NamedNode(ONTOLEX + "canonicalForm")
 LABEL = ox.NamedNode(RDFS + "label")
 POLARITY_VALUE = ox.NamedNode(MARL + "hasPolarityValue")
 
