@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from nl2sparql.errors import Nl2SparqlError
+from nl2sparql.errors import ArtifactError, Nl2SparqlError
 
 
 class _Group(click.Group):
@@ -339,12 +339,16 @@ def artifacts() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the versions as JSON.")
 def artifacts_list(as_json: bool) -> None:
     """Every compiled version, oldest first, with its tags and dev score."""
-    from nl2sparql.artifacts.store import artifact_root, open_version, read_tags, versions
+    from nl2sparql.artifacts.store import SHIPPED, artifact_root, open_shipped, open_version, read_tags, versions
 
     tags = read_tags()
+    found = [(name, open_version(name).manifest) for name in versions()]
+    try:
+        found.insert(0, (SHIPPED, open_shipped().manifest))
+    except ArtifactError:
+        pass  # an installation without a shipped version
     rows = []
-    for name in versions():
-        manifest = open_version(name).manifest
+    for name, manifest in found:
         rows.append({"version": name, "tags": sorted(t for t, v in tags.items() if v == name),
                      "parent": manifest.get("parent"), "created_at": manifest.get("created_at"),
                      "optimizer": manifest.get("optimizer"), "lm": manifest.get("lm"),
@@ -355,7 +359,7 @@ def artifacts_list(as_json: bool) -> None:
     from rich.table import Table
 
     table = Table("version", "tags", "parent", "created", "optimizer", "lm", "dev acc",
-                  title=f"versions in {artifact_root()}")
+                  title=f"versions in {artifact_root()} (and the shipped one)")
     for r in rows:
         acc = "" if r["dev_accuracy"] is None else f"{r['dev_accuracy']:.3f}"
         table.add_row(r["version"], ", ".join(r["tags"]), str(r["parent"] or ""), str(r["created_at"] or ""),
@@ -366,10 +370,14 @@ def artifacts_list(as_json: bool) -> None:
 @artifacts.command("show")
 @click.argument("version")
 def artifacts_show(version: str) -> None:
-    """Print the manifest of VERSION (vN, latest, or a tag) as JSON."""
-    from nl2sparql.artifacts.store import open_version
+    """Print the manifest of VERSION (vN, latest, a tag, or shipped) as JSON."""
+    from nl2sparql.artifacts.store import SHIPPED, effective_name, open_shipped, open_version
 
-    click.echo(json.dumps(open_version(version).manifest, indent=2, ensure_ascii=False))
+    name = effective_name(version)
+    if name == "uncompiled":
+        raise ArtifactError("the uncompiled program has no manifest: nothing is compiled or shipped yet")
+    manifest = open_shipped().manifest if name == SHIPPED else open_version(name).manifest
+    click.echo(json.dumps(manifest, indent=2, ensure_ascii=False))
 
 
 @artifacts.command("tag")

@@ -28,8 +28,24 @@ PROGRAM_FORMAT = 1
 REQUIRED = ("version", "parent", "created_at", "optimizer", "lm", "dataset_hash", "program_format")
 
 
+# The compiled version that comes with the package (made by `nl2sparql optimize run` with the default local
+# LM): what "latest" means until a first compile of your own, and always reachable as "shipped".
+SHIPPED = "shipped"
+SHIPPED_ROOT = Path(__file__).resolve().parent / "store"
+
+
 def artifact_root() -> Path:
     return Path(os.environ.get("NL2SPARQL_ARTIFACTS", default_home() / "artifacts"))
+
+
+def effective_name(name: str, root: Path | None = None) -> str:
+    """'uncompiled', 'shipped', or the vN a name stands for in the artifact root."""
+    root = root or artifact_root()
+    if name in ("uncompiled", SHIPPED):
+        return name
+    if name == "latest" and not versions(root):
+        return SHIPPED if versions(SHIPPED_ROOT) else "uncompiled"
+    return resolve_name(name, root)
 
 
 @dataclass(frozen=True)
@@ -76,7 +92,7 @@ def resolve_name(name: str, root: Path | None = None) -> str:
     if name in tags:
         name = tags[name]
     if name not in known:
-        choices = ", ".join(["latest", "uncompiled", *known, *sorted(tags)])
+        choices = ", ".join(["latest", "uncompiled", SHIPPED, *known, *sorted(tags)])
         raise ArtifactError(f"unknown version '{name}': choose one of {choices}")
     return name
 
@@ -102,13 +118,21 @@ def open_version(name: str, root: Path | None = None) -> Version:
     return Version(resolved, path, manifest)
 
 
+def open_shipped() -> Version:
+    if not versions(SHIPPED_ROOT):
+        raise ArtifactError(f"this installation ships no compiled version ({SHIPPED_ROOT} is empty)")
+    return open_version("latest", SHIPPED_ROOT)
+
+
 def resolve_program_file(version: str, root: Path | None = None) -> Path | None:
-    """The saved program of a version; None for the uncompiled program ("uncompiled", or "latest" when
-    nothing has been compiled yet)."""
-    root = root or artifact_root()
-    if version == "uncompiled" or (version == "latest" and not versions(root)):
+    """The saved program of a version; None for the uncompiled program. "latest" with nothing compiled
+    in the artifact root is the shipped version (or the uncompiled program if none is shipped)."""
+    name = effective_name(version, root)
+    if name == "uncompiled":
         return None
-    return open_version(version, root).program_file
+    if name == SHIPPED:
+        return open_shipped().program_file
+    return open_version(name, root).program_file
 
 
 def write_version(program, manifest: dict[str, Any], root: Path | None = None) -> Version:
@@ -151,7 +175,7 @@ def _save_without_lms(program, path: Path) -> None:
 
 def tag_version(name: str, tag: str, root: Path | None = None) -> str:
     root = root or artifact_root()
-    if tag in ("latest", "uncompiled") or _VERSION.match(tag):
+    if tag in ("latest", "uncompiled", SHIPPED) or _VERSION.match(tag):
         raise ArtifactError(f"'{tag}' cannot be a tag: it reads as a version name")
     resolved = open_version(name, root).name
     tags = read_tags(root)

@@ -111,6 +111,7 @@ class LlamaCppEngine:
         self._llama: Any = None
         self._lock = threading.Lock()
         self.load_seconds = 0.0
+        self.calls = 0  # completions actually run (DSPy's cache answers the others)
 
     def __deepcopy__(self, memo) -> LlamaCppEngine:
         return self  # optimizers copy programs and their LMs; the loaded model is shared, never copied
@@ -161,6 +162,7 @@ class LlamaCppEngine:
                 messages=messages, max_tokens=config.max_tokens or 512,
                 temperature=0.0 if config.temperature is None else config.temperature,
                 stop=list(config.stop) or None, seed=self.settings.seed)
+            self.calls += 1
         choice = out["choices"][0]
         usage = out.get("usage", {})
         return Response(id=out.get("id"), model=f"local/{self.model}",

@@ -32,6 +32,9 @@ class CompileConfig:
     threads: int = 1
     train_limit: int | None = None
     dev_limit: int | None = None
+    # MIPRO and GEPA select candidates on a validation set: the train records after the first train_limit,
+    # so the dev split they are scored on afterwards is never seen while compiling.
+    val_limit: int = 12
     parent: str = "uncompiled"
     dataset_dir: Path | None = None
 
@@ -52,6 +55,7 @@ class CompileResult:
     dev: SplitScore
     seconds: float
     optimizer_config: dict = field(default_factory=dict)
+    lm_calls: int | None = None  # completions the model ran while compiling (None: the LM does not count them)
 
 
 def _optimizer(config: CompileConfig, metric: ExecutionMetric, teacher_lm, train_size: int):
@@ -94,7 +98,9 @@ def compile_program(config: CompileConfig, *, lm, teacher_lm=None, endpoint=None
     from nl2sparql.artifacts.load import load
 
     records = load_dataset(config.dataset_dir)
-    train_records = [r for r in records if r.split == config.train_split][: config.train_limit]
+    train_pool = [r for r in records if r.split == config.train_split]
+    train_records = train_pool[: config.train_limit]
+    val_records = train_pool[len(train_records):][: config.val_limit] or train_records
     dev_records = [r for r in records if r.split == config.dev_split][: config.dev_limit]
     if not train_records or not dev_records:
         raise DatasetError(f"empty split: {len(train_records)} {config.train_split} and {len(dev_records)} "
@@ -102,23 +108,32 @@ def compile_program(config: CompileConfig, *, lm, teacher_lm=None, endpoint=None
     parent = load(config.parent, endpoint=endpoint, store=store, lm_object=lm, settings=program_settings)
     gold = GoldCache(parent.runtime.endpoint)
     metric = ExecutionMetric({r.id: r for r in records}, gold)
-    trainset, devset = examples(train_records), examples(dev_records)
+    trainset, valset, devset = examples(train_records), examples(val_records), examples(dev_records)
     started = time.perf_counter()
     optimizer, options = _optimizer(config, metric, teacher_lm, len(trainset))
     student = parent.deepcopy()
     compile_kwargs = {"trainset": trainset}
     if config.optimizer in ("mipro", "gepa"):
-        compile_kwargs["valset"] = devset
-    if config.optimizer == "mipro" and config.budget_level() is None:
-        compile_kwargs["num_trials"] = max(1, int(config.budget) // max(1, len(devset)))
+        compile_kwargs["valset"] = valset
+    if config.optimizer == "mipro":
+        compile_kwargs["minibatch"] = len(valset) > 35
+        if config.budget_level() is None:
+            compile_kwargs["num_trials"] = max(1, int(config.budget) // max(1, len(valset)))
+    calls_before = _model_calls(lm)
     with dspy.context(lm=lm):
         compiled = optimizer.compile(student, **compile_kwargs)
+    lm_calls = None if calls_before is None else _model_calls(lm) - calls_before
     compact_demos(compiled)
     compiled.set_lm(lm)
     seconds = time.perf_counter() - started
     parent_dev = score_program(parent, devset, metric, on_result=on_dev and (lambda q, s: on_dev("parent", q, s)))
     dev = score_program(compiled, devset, metric, on_result=on_dev and (lambda q, s: on_dev("compiled", q, s)))
-    return CompileResult(compiled, records, parent_dev, dev, seconds, options)
+    return CompileResult(compiled, records, parent_dev, dev, seconds, options, lm_calls)
+
+
+def _model_calls(lm) -> int | None:
+    """Completions the local engine has run so far (None for LMs that do not count them)."""
+    return getattr(getattr(lm, "engine", None), "calls", None)
 
 
 # What a demo keeps: the retrieved context of a demo is long and says nothing its question and answer don't.

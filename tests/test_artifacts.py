@@ -5,7 +5,8 @@ import json
 import pytest
 
 from nl2sparql.artifacts.store import (
-    open_version, remove_version, resolve_name, resolve_program_file, tag_version, versions, write_version,
+    SHIPPED_ROOT, open_version, remove_version, resolve_name, resolve_program_file, tag_version, versions,
+    write_version,
 )
 from nl2sparql.errors import ArtifactError
 from nl2sparql.modules.program import NL2SPARQL
@@ -58,7 +59,8 @@ def test_tags_resolve_and_protect_from_removal(tmp_path):
 def test_unknown_corrupt_and_incompatible_versions_are_clear_errors(tmp_path):
     with pytest.raises(ArtifactError, match="unknown version 'v3'"):
         open_version("v3", tmp_path)
-    assert resolve_program_file("latest", tmp_path) is None  # nothing compiled yet: the uncompiled program
+    # Nothing compiled yet: "latest" is the version the package ships.
+    assert resolve_program_file("latest", tmp_path) == SHIPPED_ROOT / "v1" / "program.json"
     version = write_version(program(), MANIFEST, tmp_path)
     manifest = version.path / "manifest.json"
     manifest.write_text("{not json")
@@ -70,3 +72,25 @@ def test_unknown_corrupt_and_incompatible_versions_are_clear_errors(tmp_path):
     manifest.write_text(json.dumps({"version": "v1"}))
     with pytest.raises(ArtifactError, match="lacks"):
         open_version("v1", tmp_path)
+
+
+def test_shipped_version_is_complete_and_loads_into_the_current_program(tmp_path, monkeypatch):
+    from nl2sparql.artifacts.store import effective_name, open_shipped
+    from nl2sparql.data.dataset import dataset_hash, load_dataset
+    from nl2sparql.modules.program import NL2SPARQL
+
+    shipped = open_shipped()
+    assert shipped.manifest["lm"] == "local/qwen-1.5b"  # compiled for the default local LM
+    assert shipped.manifest["dataset_hash"] == dataset_hash(load_dataset())
+    assert effective_name("latest", tmp_path) == "shipped" and effective_name("uncompiled", tmp_path) == "uncompiled"
+    state = json.loads(shipped.program_file.read_text())
+    current = NL2SPARQL()
+    assert sorted(k for k in state if k != "metadata") == sorted(n for n, _ in current.named_predictors())
+    current.load(str(shipped.program_file))
+    assert sum(len(p.demos) for _, p in current.named_predictors()) >= 1
+    write_version(program(), MANIFEST, tmp_path)
+    assert effective_name("latest", tmp_path) == "v1"  # a compile of your own comes first
+    monkeypatch.setattr("nl2sparql.artifacts.store.SHIPPED_ROOT", tmp_path / "none")
+    assert effective_name("latest", tmp_path / "empty") == "uncompiled"
+    with pytest.raises(ArtifactError, match="ships no compiled version"):
+        open_shipped()
