@@ -60,7 +60,7 @@ def main() -> None:
     else:
         print(f"build (from the manifest): {read_manifest(args.store)['build_seconds']} s")
     timings: list[float] = []
-    with EmbeddedEndpoint(EndpointConfig(store_path=args.store)) as endpoint:
+    with EmbeddedEndpoint(EndpointConfig(store_path=args.store, cache_size=0)) as endpoint:
         endpoint.execute("ASK { ?s ?p ?o }")  # start the worker
         for name, body in QUERIES.items():
             result = endpoint.execute(HEAD + body)

@@ -16,6 +16,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from nl2sparql import errors
+from nl2sparql.kb.cache import ResultCache
 from nl2sparql.kb.endpoint import EndpointConfig
 from nl2sparql.kb.guard import check
 from nl2sparql.kb.results import QueryResult, Term
@@ -43,8 +44,10 @@ def read_manifest(store_path: Path) -> dict:
 class EmbeddedEndpoint:
     """Runs guarded queries on the embedded store through a worker process (real timeouts)."""
 
-    def __init__(self, config: EndpointConfig = EndpointConfig()) -> None:
+    def __init__(self, config: EndpointConfig | None = None) -> None:
+        config = config or EndpointConfig()
         self.config = config
+        self._cache = ResultCache(config.cache_size)
         self.path = config.resolved_store_path
         self.manifest = read_manifest(self.path)
         self._process: subprocess.Popen | None = None
@@ -54,12 +57,17 @@ class EmbeddedEndpoint:
         return self.manifest["fingerprint"]
 
     def execute(self, query: str) -> QueryResult:
-        checked = check(query)
+        checked = check(query, self.config.limits)
+        cached = self._cache.get(self.fingerprint(), checked.text)
+        if cached is not None:
+            return cached
         text = rewrite_services_as_graph(checked.text, list(checked.services))
         conn = self._ensure_worker()
         started = time.perf_counter()
         conn.send((text, self.config.row_cap, bool(checked.services)))
-        return self._collect(conn, started)
+        result = self._collect(conn, started)
+        self._cache.put(self.fingerprint(), checked.text, result)
+        return result
 
     def close(self) -> None:
         if self._conn is not None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from nl2sparql.kb.cache import DEFAULT_CACHE_SIZE
+from nl2sparql.kb.limits import QueryLimits
 from nl2sparql.kb.results import QueryResult
 
 DEFAULT_TIMEOUT_S = 30.0
@@ -24,12 +26,15 @@ def default_store_path() -> Path:
 
 @dataclass(frozen=True)
 class EndpointConfig:
-    """Where queries go (`url` for a remote SPARQL endpoint, else the embedded store) and limits."""
+    """Where queries go (`url` for a remote SPARQL endpoint, else the embedded store), limits, and how many
+    results are kept in the LRU cache (0: none)."""
 
     url: str | None = None
     store_path: Path | None = None
     timeout_s: float = DEFAULT_TIMEOUT_S
     row_cap: int = DEFAULT_ROW_CAP
+    limits: QueryLimits = field(default_factory=QueryLimits.from_env)
+    cache_size: int = DEFAULT_CACHE_SIZE
 
     @property
     def resolved_store_path(self) -> Path:

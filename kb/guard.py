@@ -8,6 +8,7 @@ from typing import Literal
 
 from nl2sparql.errors import QueryRejected, QuerySyntaxError
 from nl2sparql.kb.lexer import prefixes, tokens
+from nl2sparql.kb.limits import QueryLimits, count_triple_patterns, nesting_depth
 from nl2sparql.kb.service import ServiceCall, check_services, find_services
 
 QueryForm = Literal["SELECT", "ASK", "CONSTRUCT", "DESCRIBE"]
@@ -26,30 +27,40 @@ _UPDATE_NAMES = {
 
 @dataclass(frozen=True)
 class CheckedQuery:
-    """A query that passed the guard: its text, its form, and its SERVICE clauses."""
+    """A query that passed the guard: its text, its form, its SERVICE clauses and its size."""
 
     text: str
     form: QueryForm
     services: tuple[ServiceCall, ...]
+    triple_patterns: int = 0
+    depth: int = 0
 
 
-def check(query: str) -> CheckedQuery:
-    """Parse the query and refuse what must never run; raises QuerySyntaxError or QueryRejected."""
-    return _check_cached(query.strip())
+DEFAULT_LIMITS = QueryLimits()
+
+
+def check(query: str, limits: QueryLimits | None = None) -> CheckedQuery:
+    """Parse the query and refuse what must never run or is too big; raises QuerySyntaxError or QueryRejected."""
+    limits = limits or DEFAULT_LIMITS
+    text = query.strip()
+    limits.check_length(text)  # before parsing: a huge text is refused without the parser's time
+    checked = _check_cached(text)
+    limits.check_shape(checked.triple_patterns, checked.depth)
+    return checked
 
 
 @functools.lru_cache(maxsize=2048)
 def _check_cached(text: str) -> CheckedQuery:
     if not text:
         raise QuerySyntaxError("empty query: write a SELECT, ASK, CONSTRUCT or DESCRIBE query")
-    form = _parse_form(text)
+    form, tree = _parse(text)
     _check_prefixes(text)
     calls = find_services(text)
     check_services(calls)
-    return CheckedQuery(text, form, tuple(calls))
+    return CheckedQuery(text, form, tuple(calls), count_triple_patterns(tree), nesting_depth(text))
 
 
-def _parse_form(text: str) -> QueryForm:
+def _parse(text: str):
     from pyparsing import ParseException
     from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
 
@@ -66,7 +77,7 @@ def _parse_form(text: str) -> QueryForm:
         ) from None
     except Exception as error:  # rdflib raises plain exceptions for e.g. undeclared prefixes
         raise QuerySyntaxError(f"malformed SPARQL: {str(error).splitlines()[0]}") from None
-    return _FORMS[parsed[1].name]
+    return _FORMS[parsed[1].name], parsed
 
 
 def _check_prefixes(text: str) -> None:

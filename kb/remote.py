@@ -9,6 +9,7 @@ import time
 import urllib.error
 
 from nl2sparql.errors import EndpointError
+from nl2sparql.kb.cache import ResultCache
 from nl2sparql.kb.endpoint import EndpointConfig
 from nl2sparql.kb.guard import check
 from nl2sparql.kb.results import QueryResult, Term
@@ -21,6 +22,7 @@ class RemoteEndpoint:
         if not config.url:
             raise EndpointError("a remote endpoint needs a URL (--endpoint URL)")
         self.config = config
+        self._cache = ResultCache(config.cache_size)
         self.url = config.url
 
     def fingerprint(self) -> str:
@@ -30,7 +32,10 @@ class RemoteEndpoint:
         from SPARQLWrapper import JSON, POST, SPARQLWrapper
         from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 
-        checked = check(query)
+        checked = check(query, self.config.limits)
+        cached = self._cache.get(self.fingerprint(), checked.text)
+        if cached is not None:
+            return cached
         client = SPARQLWrapper(self.url)
         client.setQuery(checked.text)
         client.setMethod(POST)
@@ -51,7 +56,9 @@ class RemoteEndpoint:
             raise EndpointError(f"{self.url} refused the query: {str(error).splitlines()[0]}") from None
         except OSError as error:
             raise EndpointError(f"cannot reach {self.url}: {error}") from None
-        return self._parse(raw, started)
+        result = self._parse(raw, started)
+        self._cache.put(self.fingerprint(), checked.text, result)
+        return result
 
     def close(self) -> None:
         return None
