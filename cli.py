@@ -283,6 +283,8 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
     from nl2sparql.artifacts.load import load
     from nl2sparql.modules.program import ProgramSettings
 
+    from nl2sparql.modules.answer import answer_for, prediction_json
+
     program = load(version, lm=lm, endpoint=url, store=store_path, settings=ProgramSettings(max_repairs=max_repairs))
     try:
         if as_json:
@@ -290,17 +292,22 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
         else:
             with _console(stderr=True).status("thinking (the local model takes a while on CPU)…"):
                 out = program(question)
+        answer = answer_for(out, program.runtime.endpoint)
     finally:
         program.runtime.close()
     if as_json:
-        click.echo(json.dumps(prediction_json(out), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(prediction_json(out, answer), indent=2, ensure_ascii=False))
         return
     from rich.syntax import Syntax
 
     from nl2sparql.kb.tables import result_table
 
     console = _console()
+    for note in out.get("notes", []):
+        console.print(f"[yellow]{note}[/yellow]")
     console.print(Syntax(out.sparql or "(no query)", "sparql", word_wrap=True))
+    if out.ok:
+        console.print(f"[bold]{answer.text}[/bold]")
     if out.result is not None:
         console.print(result_table(_head(out.result, max_rows)))
         if len(out.result.rows) > max_rows:
@@ -318,16 +325,6 @@ def _head(result, n: int):
     from dataclasses import replace
 
     return replace(result, rows=result.rows[:n])
-
-
-def prediction_json(out) -> dict:
-    return {
-        "question": out.question, "sparql": out.sparql, "ok": out.ok,
-        "result": out.result.to_json() if out.result is not None else None,
-        "patterns": out.patterns, "entities": out.entities, "dialects": out.dialects,
-        "attempts": [a.to_json() for a in out.attempts], "errors": out.errors, "usage": out.usage,
-        "seconds": round(out.seconds, 3),
-    }
 
 
 @main.group(cls=_Group)

@@ -30,6 +30,7 @@ class ProgramSettings:
     analyze_with_lm: bool = False
     use_examples: bool = True
     use_constraints: bool = True
+    ground_entities: bool = True
 
 
 @dataclass
@@ -81,6 +82,7 @@ class NL2SPARQL(dspy.Module):
         with dspy.context(usage_tracker=tracker):
             analysis = self.analyze(question=question)
             calls += analysis.lm_calls
+            grounding = self._ground(analysis)
             context = self._context(question, analysis, frozenset(exclude_ids))
             sparql = self.generate(question=question, analysis=describe(analysis), constraints=context.constraints,
                                    examples=context.examples, schema_notes=context.schema_notes).sparql
@@ -94,8 +96,25 @@ class NL2SPARQL(dspy.Module):
             variables=list(best.result.variables) if best.result is not None else [],
             patterns=list(analysis.patterns), entities=list(analysis.entities), dialects=list(analysis.dialects),
             attempts=attempts, errors=[f"{a.outcome}: {a.detail}" for a in attempts if a.outcome != "ok"],
+            grounding=[g.to_json() for g in grounding],
+            notes=[m for m in (g.message(guess_language(question)) for g in grounding) if m],
             ok=best.outcome in ("ok", "lint", "empty"), usage=_usage(calls, tracker),
             seconds=time.perf_counter() - started)
+
+    def _ground(self, analysis: dspy.Prediction) -> list:
+        """Check the question's words against the lemma bank; generation gets the bank's written forms
+        (a word the bank lacks stays as typed, and the user is told the closest forms)."""
+        if not self.settings.ground_entities or not analysis.entities:
+            return []
+        from nl2sparql.retrieval.grounding import ground_words
+
+        grounding = ground_words(self.runtime.lexicon, analysis.entities)
+        analysis.entities = tuple(g.form or g.typed for g in grounding)
+        unknown = [g.typed for g in grounding if not g.known]
+        if unknown:
+            analysis.plan = "; ".join(filter(None, [analysis.get("plan", ""), "not in the lemma bank: "
+                                                    + ", ".join(unknown)]))
+        return grounding
 
     def _context(self, question: str, analysis: dspy.Prediction, exclude_ids: frozenset) -> Context:
         labels = tuple(analysis.patterns)

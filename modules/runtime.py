@@ -23,11 +23,12 @@ class RuntimeConfig:
 
 class Runtime:
     def __init__(self, config: RuntimeConfig | None = None, *, endpoint: Endpoint | None = None,
-                 retriever=None, ontology=None) -> None:
+                 retriever=None, ontology=None, lexicon=None) -> None:
         self.config = config or RuntimeConfig()
         self._endpoint = endpoint
         self._retriever = retriever
         self._ontology = ontology
+        self._lexicon = lexicon
         self._lock = threading.RLock()
 
     def __deepcopy__(self, memo) -> Runtime:
@@ -61,6 +62,16 @@ class Runtime:
 
                 self._ontology = OntologySearch(load_ontology(), self.retriever.embedder)
             return self._ontology
+
+    @property
+    def lexicon(self):
+        """The lemma bank's written forms, for grounding the words of a question."""
+        with self._lock:
+            if self._lexicon is None:
+                from nl2sparql.retrieval.grounding import Lexicon
+
+                self._lexicon = Lexicon.from_endpoint(self.endpoint)
+            return self._lexicon
 
     def close(self) -> None:
         if self._endpoint is not None:

@@ -44,7 +44,7 @@ def counting(endpoint):
 def program(counting, answers, **settings) -> tuple[NL2SPARQL, DummyLM]:
     lm = DummyLM([{"sparql": a} for a in answers])
     dspy.configure(lm=lm)
-    options = {"examples_k": 0, "ontology_k": 0, **settings}
+    options = {"examples_k": 0, "ontology_k": 0, "ground_entities": False, **settings}
     return NL2SPARQL(ProgramSettings(**options), Runtime(endpoint=counting)), lm
 
 

@@ -1,0 +1,57 @@
+"""Entity grounding: words of the question checked against the lemma bank before generation."""
+
+import dspy
+from conftest import PREFIXES
+from dspy.utils.dummies import DummyLM
+
+from nl2sparql.modules.program import NL2SPARQL, ProgramSettings
+from nl2sparql.modules.runtime import Runtime
+from nl2sparql.retrieval.grounding import Lexicon, fold
+
+LEXICON = Lexicon(["casa", "Casa", "calza", "città", "perché", "tristezza", "triste", "Roma", "acqua"])
+CASA = PREFIXES + 'SELECT ?l WHERE { GRAPH <http://liita.it/data> { ?l ontolex:writtenRep "casa"@it } }'
+
+
+def test_fold_removes_case_accents_and_apostrophe_shapes():
+    assert fold("Città") == fold("citta") == "citta"
+    assert fold("l’acqua") == fold("l'acqua")
+
+
+def test_exact_case_and_accent_matches_give_the_written_form():
+    assert LEXICON.ground("casa").match == "exact" and LEXICON.ground("casa").message() is None
+    assert LEXICON.ground("Tristezza").form == "tristezza" and LEXICON.ground("Tristezza").match == "case"
+    citta = LEXICON.ground("citta")
+    assert (citta.form, citta.match) == ("città", "accent")
+    assert citta.message("en") == "'citta' is in the lemma bank as 'città'"
+    assert LEXICON.ground("CASA").form == "Casa"  # a capitalised word prefers the capitalised form
+    assert LEXICON.ground("Perche").form == "perché"
+
+
+def test_unknown_words_get_close_suggestions_in_the_question_language():
+    caza = LEXICON.ground("caza")
+    assert not caza.known and caza.form is None and caza.suggestions[:2] == ("casa", "calza")
+    assert caza.message("en") == "'caza' is not in the lemma bank; did you mean 'casa' or 'calza'?"
+    assert caza.message("it") == "'caza' non è nel lemmario; forse 'casa' o 'calza'?"
+    nothing = LEXICON.ground("xqzw")
+    assert nothing.suggestions == () and nothing.message("en") == "'xqzw' is not in the lemma bank"
+
+
+def test_lexicon_reads_every_written_form_of_the_real_store(endpoint):
+    lexicon = Lexicon.from_endpoint(endpoint)
+    assert len(lexicon) > 1_000  # far above the row cap of one page would not matter: one row holds them all
+    assert lexicon.ground("casa").match == "exact"
+
+
+def test_program_passes_grounded_forms_to_generation_and_reports_unknown_words(endpoint):
+    lm = DummyLM([{"sparql": CASA}, {"sparql": CASA}])
+    dspy.configure(lm=lm)
+    program = NL2SPARQL(ProgramSettings(examples_k=0, ontology_k=0), Runtime(endpoint=endpoint, lexicon=LEXICON))
+    out = program("Quali sensi ha la parola «citta»?")
+    prompt = lm.history[-1]["messages"][-1]["content"]
+    analysis = prompt.split("[[ ## analysis ## ]]", 1)[1]
+    assert "words: città" in analysis and out.entities == ["città"]
+    assert out.notes == ["'citta' è nel lemmario come 'città'"]
+    out = program("Which senses does the word «caza» have?")
+    assert out.grounding[0]["suggestions"][0] == "casa"
+    assert out.notes == ["'caza' is not in the lemma bank; did you mean 'casa' or 'calza'?"]
+    assert "not in the lemma bank: caza" in lm.history[-1]["messages"][-1]["content"]
