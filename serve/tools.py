@@ -1,0 +1,152 @@
+"""What the MCP server and the web page offer, as plain Python returning JSON-able data.
+
+Everything loads on first use: the endpoint on the first query, the retriever on the first retrieval, the
+program (and its LM) on the first translation.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from nl2sparql.kb.endpoint import EndpointConfig
+from nl2sparql.modules.program import ProgramSettings
+from nl2sparql.modules.runtime import Runtime, RuntimeConfig
+
+
+@dataclass(frozen=True)
+class ToolboxConfig:
+    """The version translations use, its LM (None: the version's own default), and where queries go."""
+
+    version: str = "latest"
+    lm: str | None = None
+    endpoint_url: str | None = None
+    store: Path | None = None
+    max_rows: int = 50
+    settings: ProgramSettings = field(default_factory=ProgramSettings)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["store"] = str(self.store) if self.store else None
+        return data
+
+
+class Toolbox:
+    def __init__(self, config: ToolboxConfig | None = None, *, lm_object=None, runtime: Runtime | None = None):
+        self.config = config or ToolboxConfig()
+        self._lm_object = lm_object
+        self.runtime = runtime or Runtime(RuntimeConfig(endpoint=EndpointConfig(url=self.config.endpoint_url,
+                                                                                 store_path=self.config.store)))
+        self._programs: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    # -- the pipeline -------------------------------------------------------------------------------
+    def program(self, version: str | None = None):
+        name = version or self.config.version
+        with self._lock:
+            if name not in self._programs:
+                from nl2sparql.artifacts.load import load
+
+                self._programs[name] = load(name, lm=self.config.lm, lm_object=self._lm_object,
+                                            settings=self.config.settings, runtime=self.runtime)
+            return self._programs[name]
+
+    def translate(self, question: str, version: str | None = None) -> dict[str, Any]:
+        """Question → SPARQL, executed, with a readable answer, the rows and every attempt."""
+        from nl2sparql.modules.answer import answer_for, prediction_json
+
+        out = self.program(version)(question)
+        data = prediction_json(out, answer_for(out, self.runtime.endpoint))
+        if data["result"] is not None:
+            data["result"]["rows"] = data["result"].get("rows", [])[: self.config.max_rows]
+        return data
+
+    def analyze_patterns(self, question: str) -> dict[str, Any]:
+        """The query patterns a question needs, the words it names (grounded in the lemma bank), its dialects."""
+        from nl2sparql.retrieval.grounding import ground_words
+        from nl2sparql.retrieval.patterns import analyze_patterns
+
+        analysis = analyze_patterns(question)
+        grounding = ground_words(self.runtime.lexicon, analysis.entities) if analysis.entities else []
+        return {"patterns": list(analysis.labels), "scores": {k: round(v, 3) for k, v in analysis.scores.items() if v},
+                "entities": list(analysis.entities), "dialects": list(analysis.dialects),
+                "grounding": [g.to_json() for g in grounding]}
+
+    def retrieve_examples(self, question: str, k: int = 3) -> list[dict[str, Any]]:
+        """The k curated question/SPARQL pairs closest to the question."""
+        return [{"id": e.record.id, "question_it": e.record.question_it, "question_en": e.record.question_en,
+                 "patterns": list(e.record.patterns), "sparql": e.record.sparql.strip(), "score": round(e.score, 3)}
+                for e in self.runtime.retriever.retrieve(question, top_k=k)]
+
+    def search_ontology(self, query: str, k: int = 5) -> list[dict[str, Any]]:
+        """Classes and properties of the LiITA schema that match the words of `query`."""
+        return [{**{k_: v for k_, v in asdict(term).items() if v}, "score": round(score, 3)}
+                for term, score in self.runtime.ontology.search(query, k)]
+
+    @staticmethod
+    def get_constraints(patterns: list[str] | None = None) -> str:
+        """The rules generation follows: the base rules plus those of the given patterns (Markdown)."""
+        from nl2sparql.retrieval.constraints import format_constraints, select_constraints
+
+        return format_constraints(select_constraints(tuple(patterns or ())))
+
+    # -- SPARQL -------------------------------------------------------------------------------------
+    def validate_sparql(self, sparql: str) -> dict[str, Any]:
+        """Parse, read-only guard, size limits and LiITA rules, without executing anything."""
+        from nl2sparql.errors import Nl2SparqlError
+        from nl2sparql.kb.guard import check
+        from nl2sparql.kb.lint import lint
+
+        try:
+            checked = check(sparql, self.runtime.config.endpoint.limits)
+        except Nl2SparqlError as error:
+            return {"valid": False, "error": str(error), "findings": []}
+        findings = [{"rule": f.rule, "message": f.message} for f in lint(checked.text)]
+        return {"valid": True, "error": None, "form": checked.form, "triple_patterns": checked.triple_patterns,
+                "depth": checked.depth, "findings": findings}
+
+    def execute_sparql(self, sparql: str, language: str = "en") -> dict[str, Any]:
+        """Run a read-only query: the rows (IRIs with their labels) and a readable summary."""
+        from nl2sparql.modules.answer import fetch_labels, render
+
+        endpoint = self.runtime.endpoint
+        result = endpoint.execute(sparql)
+        answer = render(result, language, fetch_labels(endpoint, result))
+        return {"answer": answer.text, "variables": list(result.variables), "count": len(result.rows),
+                "rows": [list(r) for r in answer.rows[: self.config.max_rows]], "boolean": result.boolean,
+                "truncated": result.truncated, "seconds": round(result.elapsed_s, 3)}
+
+    @staticmethod
+    def fix_case_filters(sparql: str) -> dict[str, Any]:
+        """Exact string equality in FILTERs made case-insensitive ("Rabbia" finds "rabbia")."""
+        from nl2sparql.modules.fixes import case_insensitive_filters
+
+        fix = case_insensitive_filters(sparql)
+        return {"changed": fix is not None, "sparql": fix.sparql if fix else sparql}
+
+    @staticmethod
+    def check_variable_reuse(sparql: str) -> dict[str, Any]:
+        """Variables that do two jobs: a written form used as a resource, one Italian entry for two dialects."""
+        from nl2sparql.kb.lint import lint
+
+        findings = [{"rule": f.rule, "message": f.message} for f in lint(sparql)
+                    if f.rule in ("iri-and-literal", "shared-entry")]
+        return {"ok": not findings, "findings": findings}
+
+    # -- resources ----------------------------------------------------------------------------------
+    @staticmethod
+    def ontology_catalog() -> list[dict[str, Any]]:
+        from nl2sparql.retrieval.ontology import load_ontology
+
+        return [{k: v for k, v in asdict(t).items() if v} for t in load_ontology()]
+
+    def configuration(self) -> dict[str, Any]:
+        from nl2sparql.artifacts.store import effective_name
+
+        return {**self.config.to_json(), "resolved_version": effective_name(self.config.version),
+                "limits": asdict(self.runtime.config.endpoint.limits)}
+
+    def close(self) -> None:
+        self.runtime.close()
