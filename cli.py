@@ -606,3 +606,21 @@ def mcp_serve(version: str, lm: str | None, url: str | None, store_path: Path | 
     from nl2sparql.serve.mcp import serve
 
     serve(_toolbox(version, lm, url, store_path), transport, host, port)
+
+
+@main.command("web")
+@_serving_options
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (this machine only "
+                                                                      "by default).")
+@click.option("--port", type=int, default=7860, show_default=True)
+def web_command(version: str, lm: str | None, url: str | None, store_path: Path | None, host: str, port: int) -> None:
+    """Serve the web page: Translate (question → SPARQL, readable answer, rows, attempts), Analyze, Search
+    ontology, Run SPARQL, Compare versions (saved evaluation reports and their chart)."""
+    from nl2sparql.serve.web import build_app, launch
+
+    toolbox = _toolbox(version, lm, url, store_path)
+    click.echo(f"nl2sparql web on http://{host}:{port} (Ctrl-C stops it)", err=True)
+    try:
+        launch(build_app(toolbox), host, port)
+    finally:
+        toolbox.close()

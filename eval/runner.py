@@ -164,3 +164,16 @@ def _track(report: Report, path: Path, tracking_uri: str | None) -> None:
             mlflow.log_metric(f"accuracy_{pattern}", float(values["execution_accuracy"]))
         mlflow.log_artifact(str(path))
         mlflow.log_artifact(str(path.with_suffix(".md")))
+
+
+def saved_reports(root: Path | None = None) -> list[tuple[Path, Report]]:
+    """Every report already written under the artifact root (versions and baselines), newest first."""
+    root = root or artifact_root()
+    paths = [*root.glob("v*/reports/*.json"), *root.glob("baselines/*/reports/*.json")]
+    found = []
+    for path in sorted(paths, key=lambda p: p.stat().st_mtime, reverse=True):
+        try:
+            found.append((path, Report.from_json(json.loads(path.read_text(encoding="utf-8")))))
+        except (ValueError, KeyError):
+            continue  # a report from another nl2sparql version, or not a report: not offered
+    return found

@@ -17,9 +17,13 @@ INSTRUCTIONS = (
 
 def create_server(toolbox: Toolbox):
     """An MCP server whose tools call `toolbox`; nothing loads until a tool needs it."""
-    from mcp.server.mcpserver import MCPServer
-
     import nl2sparql
+    from nl2sparql.errors import Nl2SparqlError
+
+    try:
+        from mcp.server.mcpserver import MCPServer
+    except ImportError:
+        raise Nl2SparqlError("the MCP server needs the MCP SDK: pip install 'nl2sparql[mcp]'") from None
 
     server = MCPServer("nl2sparql", instructions=INSTRUCTIONS, version=nl2sparql.__version__)
 

@@ -58,9 +58,11 @@ class Toolbox:
         from nl2sparql.modules.answer import answer_for, prediction_json
 
         out = self.program(version)(question)
-        data = prediction_json(out, answer_for(out, self.runtime.endpoint))
-        if data["result"] is not None:
-            data["result"]["rows"] = data["result"].get("rows", [])[: self.config.max_rows]
+        answer = answer_for(out, self.runtime.endpoint)
+        data = prediction_json(out, answer)
+        data.pop("result")  # the table below says the same, with labels for IRIs
+        data["table"] = {"variables": list(answer.variables), "count": len(answer.rows),
+                         "rows": [list(r) for r in answer.rows[: self.config.max_rows]]}
         return data
 
     def analyze_patterns(self, question: str) -> dict[str, Any]:
