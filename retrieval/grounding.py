@@ -88,13 +88,14 @@ class Lexicon:
         return Grounding(word, None, "unknown", self.suggest(word, limit))
 
     def suggest(self, word: str, limit: int = 3) -> tuple[str, ...]:
-        """The closest forms: fewest edits first, then the same length (a typo rarely adds a letter)."""
+        """The closest forms: fewest edits first, then the most letters in common (so a missing double
+        consonant, 'gato' → 'gatto', ranks before a changed letter, 'gato' → 'dato')."""
         from rapidfuzz import fuzz, process
         from rapidfuzz.distance import Levenshtein
 
         key = fold(word)
         hits = process.extract(key, self._keys, scorer=fuzz.ratio, limit=25, score_cutoff=CLOSE_CUTOFF)
-        ranked = sorted(hits, key=lambda h: (Levenshtein.distance(key, h[0]), abs(len(h[0]) - len(key)), -h[1], h[0]))
+        ranked = sorted(hits, key=lambda h: (Levenshtein.distance(key, h[0]), -h[1], abs(len(h[0]) - len(key)), h[0]))
         return tuple(dict.fromkeys(_prefer(self._folded[k], word) for k, _, _ in ranked[:limit]))
 
 

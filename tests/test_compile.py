@@ -101,3 +101,27 @@ def test_interrupted_compile_leaves_no_version_and_can_be_resumed(kb_store, tmp_
                     root=root, program_settings=FAST)
     assert versions(root) == []
     assert pending_config(root) == config
+
+
+def test_mipro_selects_on_held_out_train_records_never_on_dev(small, kb_store, monkeypatch):
+    import nl2sparql.optimize.compile as compile_module
+    from nl2sparql.optimize.compile import compile_program
+
+    seen = {}
+
+    class Recording:
+        def compile(self, student, **kwargs):
+            seen.update(kwargs)
+            return student
+
+    only = {r.id for r in small}
+    monkeypatch.setattr(compile_module, "load_dataset", lambda d=None: [r for r in load_dataset(d) if r.id in only])
+    monkeypatch.setattr(compile_module, "_optimizer", lambda *args: (Recording(), {}))
+    config = CompileConfig(optimizer="mipro", budget="6", train_limit=2, val_limit=5, dev_limit=2)
+    result = compile_program(config, lm=_gold_lm(small), store=kb_store, program_settings=FAST)
+    train = [r.id for r in small if r.split == "train"]
+    dev = {r.id for r in small if r.split == "dev"}
+    assert [e.record_id for e in seen["trainset"]] == train[:2]
+    assert [e.record_id for e in seen["valset"]] == train[2:] and not dev & {e.record_id for e in seen["valset"]}
+    assert seen["minibatch"] is False and seen["num_trials"] == 6
+    assert {q["id"] for q in result.dev.questions} == dev and result.lm_calls is None  # DummyLM counts nothing

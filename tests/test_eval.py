@@ -83,3 +83,13 @@ def test_eval_run_scores_caches_and_reruns_with_force(kb_store, tmp_path, monkey
     assert reused and len(lm.history) == calls and again.questions == first.questions
     _, _, reused = run_eval("zero-shot", "dev", force=True, **options)
     assert not reused and len(lm.history) > calls
+
+
+def test_saved_reports_are_found_for_the_compare_tab(tmp_path):
+    from nl2sparql.eval.runner import saved_reports
+
+    save_report(report("v1", [True, False]), tmp_path / "v1" / "reports" / "test-dummy-1.json")
+    save_report(report("zero-shot", [False, False]), tmp_path / "baselines" / "zero-shot" / "reports" / "t.json")
+    (tmp_path / "v1" / "reports" / "broken.json").write_text("{}")
+    found = {r.version: p for p, r in saved_reports(tmp_path)}
+    assert set(found) == {"v1", "zero-shot"} and found["v1"].name == "test-dummy-1.json"
