@@ -58,7 +58,7 @@ class CompileResult:
     lm_calls: int | None = None  # completions the model ran while compiling (None: the LM does not count them)
 
 
-def _optimizer(config: CompileConfig, metric: ExecutionMetric, teacher_lm, train_size: int):
+def _optimizer(config: CompileConfig, metric: ExecutionMetric, teacher_lm, train_size: int, lm=None):
     level = config.budget_level()
     calls = None if level is not None else int(config.budget)
     if config.optimizer == "bootstrap":
@@ -78,8 +78,9 @@ def _optimizer(config: CompileConfig, metric: ExecutionMetric, teacher_lm, train
                    "seed": config.seed}
         if calls is not None:
             options.update(num_candidates=max(2, calls // 10))
-        return dspy.MIPROv2(metric=metric, teacher_settings={"lm": teacher_lm} if teacher_lm else {},
-                            **options), options
+        # MIPRO reads its models when built, before compile's dspy.context: name them.
+        return dspy.MIPROv2(metric=metric, prompt_model=teacher_lm or lm, task_model=lm,
+                            teacher_settings={"lm": teacher_lm} if teacher_lm else {}, **options), options
     if config.optimizer == "gepa":
         from nl2sparql.modules.lm import resolve_lm
 
@@ -110,7 +111,7 @@ def compile_program(config: CompileConfig, *, lm, teacher_lm=None, endpoint=None
     metric = ExecutionMetric({r.id: r for r in records}, gold)
     trainset, valset, devset = examples(train_records), examples(val_records), examples(dev_records)
     started = time.perf_counter()
-    optimizer, options = _optimizer(config, metric, teacher_lm, len(trainset))
+    optimizer, options = _optimizer(config, metric, teacher_lm, len(trainset), lm)
     student = parent.deepcopy()
     compile_kwargs = {"trainset": trainset}
     if config.optimizer in ("mipro", "gepa"):
