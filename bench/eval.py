@@ -1,0 +1,52 @@
+"""The evaluation the project reports: baselines against a compiled version on test, then on generalization.
+
+    python bench/eval.py [--versions zero-shot,static-rag,shipped] [--splits test,generalization]
+                         [--lm local/qwen-1.5b] [--limit N] [--threads N]
+
+For each split: `nl2sparql.eval.compare(versions, split)` (reports reused when they exist, written beside
+the versions otherwise, each an MLflow run), then per version execution accuracy, mean F1, valid-SPARQL
+rate, LM calls and tokens per question, and per pair the exact McNemar p-value on exact match and the
+paired bootstrap 95% CI of the F1 difference. The Markdown report and the chart are written beside the
+last version's reports. --limit takes the first N questions of each split (the figures say so).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--versions", default="zero-shot,static-rag,shipped")
+    parser.add_argument("--splits", default="test,generalization")
+    parser.add_argument("--lm", default=None)
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--threads", type=int, default=None, help="CPU threads of the local model")
+    args = parser.parse_args()
+
+    from nl2sparql.eval.comparison import compare_reports, write_outputs
+    from nl2sparql.eval.runner import report_dir, run_eval
+    from nl2sparql.modules.lm import resolve_lm
+
+    versions = [v.strip() for v in args.versions.split(",") if v.strip()]
+    lm = resolve_lm(args.lm, cache=False, n_threads=args.threads)
+    for split in [s.strip() for s in args.splits.split(",") if s.strip()]:
+        started = time.perf_counter()
+        reports = [run_eval(v, split, lm=lm, limit=args.limit)[0] for v in versions]
+        comparison = compare_reports(reports)
+        markdown, chart = write_outputs(comparison, report_dir(versions[-1]))
+        shown = f"first {args.limit}" if args.limit else "all"
+        print(f"\n{split} ({shown} questions, {lm.model}, {time.perf_counter() - started:.0f} s)")
+        print(f"{'version':12} {'exec acc':>8} {'F1':>6} {'valid':>6} {'calls/q':>7} {'tokens/q':>8}")
+        for version, s in comparison.overall.items():
+            print(f"{version:12} {s['execution_accuracy']:8.3f} {s['mean_f1']:6.3f} {s['valid_sparql_rate']:6.3f} "
+                  f"{s['lm_calls_per_question']:7.2f} {s['tokens_per_question']:8.0f}")
+        for t in comparison.tests:
+            print(f"{t.other} vs {t.baseline}: won {len(t.won)}, lost {len(t.lost)}, McNemar p {t.mcnemar_p:.3f}, "
+                  f"F1 delta {t.f1_delta:+.3f} (95% CI {t.f1_ci[0]:+.3f} … {t.f1_ci[1]:+.3f})")
+        print(f"report {markdown}\nchart {chart}")
+
+
+if __name__ == "__main__":
+    main()
