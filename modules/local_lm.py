@@ -92,7 +92,7 @@ def assemble(model: LocalModel, cache_dir: Path | None = None) -> Path:
 
 @dataclass
 class LlamaSettings:
-    n_ctx: int = 4096
+    n_ctx: int = 8192  # MIPRO's instruction proposals run past 4,096 tokens
     n_threads: int | None = None
     seed: int = 0
     prompt_cache_bytes: int = 1 << 30
@@ -123,7 +123,7 @@ class LlamaCppEngine:
 
     @classmethod
     def load_state(cls, state: dict) -> LlamaCppEngine:
-        settings = LlamaSettings(n_ctx=state.get("n_ctx", 4096), n_threads=state.get("n_threads"),
+        settings = LlamaSettings(n_ctx=state.get("n_ctx", 8192), n_threads=state.get("n_threads"),
                                  seed=state.get("seed", 0))
         return cls(state.get("model", DEFAULT_LOCAL_MODEL), settings)
 
