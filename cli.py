@@ -418,6 +418,8 @@ def optimize() -> None:
 @click.option("--threads", type=int, default=1, show_default=True, help="Parallel metric calls (1 for the local LM).")
 @click.option("--train-limit", type=int, default=None, help="Use only the first N train records.")
 @click.option("--dev-limit", type=int, default=None, help="Score on only the first N dev records.")
+@click.option("--val-limit", type=int, default=12, show_default=True,
+              help="MIPRO/GEPA: choose among candidates on the next N train records (never on dev).")
 @click.option("--from", "parent", default="uncompiled", show_default=True, help="Version to start from.")
 @click.option("--resume", is_flag=True, help="Re-run the interrupted compile with its settings; LM calls it already "
                                              "made come from DSPy's cache.")
@@ -425,8 +427,8 @@ def optimize() -> None:
 @_store_option
 @click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
 def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
-                 budget: str, seed: int, threads: int, train_limit: int | None, dev_limit: int | None, parent: str,
-                 resume: bool, tracking_uri: str | None, store_path: Path | None, as_json: bool) -> None:
+                 budget: str, seed: int, threads: int, train_limit: int | None, dev_limit: int | None,
+                 val_limit: int, parent: str, resume: bool, tracking_uri: str | None, store_path: Path | None, as_json: bool) -> None:
     """Compile, score parent and compiled program on dev side by side, and write a new version.
 
     \b
@@ -436,8 +438,9 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
     from nl2sparql.optimize.compile import CompileConfig
     from nl2sparql.optimize.run import pending_config, run_compile
 
-    config = CompileConfig(optimizer, lm, teacher_lm, train_split, dev_split, budget, seed, threads, train_limit,
-                           dev_limit, parent)
+    config = CompileConfig(optimizer=optimizer, lm=lm, teacher_lm=teacher_lm, train_split=train_split,
+                           dev_split=dev_split, budget=budget, seed=seed, threads=threads, train_limit=train_limit,
+                           dev_limit=dev_limit, val_limit=val_limit, parent=parent)
     if resume:
         config = pending_config()
     config.budget_level()

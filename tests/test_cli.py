@@ -72,3 +72,22 @@ def test_ask_bad_setup_is_one_red_line(kb_store, monkeypatch, tmp_path):
 def test_ask_help_explains_the_lm_choice():
     result = invoke("ask", "--help")
     assert result.exit_code == 0 and "local/qwen-1.5b" in result.output and "--json" in result.output
+
+
+def test_optimize_run_passes_every_option_to_the_compile(monkeypatch):
+    import nl2sparql.optimize.run as run_module
+    from nl2sparql.errors import Nl2SparqlError
+
+    seen = {}
+
+    def stop(config, **kwargs):
+        seen["config"] = config
+        raise Nl2SparqlError("stopped before compiling")
+
+    monkeypatch.setattr(run_module, "run_compile", stop)
+    result = invoke("optimize", "run", "--optimizer", "mipro", "--budget", "12", "--train-limit", "8",
+                    "--val-limit", "6", "--dev-limit", "12", "--from", "v3")
+    assert result.exit_code == 2 and "stopped before compiling" in result.output
+    config = seen["config"]
+    assert (config.optimizer, config.budget, config.train_limit, config.val_limit, config.dev_limit, config.parent) \
+        == ("mipro", "12", 8, 6, 12, "v3")
