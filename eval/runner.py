@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from nl2sparql.files import write_text_atomic
-from nl2sparql.artifacts.store import artifact_root, effective_name
+from nl2sparql.artifacts.store import SHIPPED, artifact_root, effective_name
 from nl2sparql.data.dataset import PATTERNS, Record, dataset_hash, load_dataset
 from nl2sparql.eval.score import summarise
 from nl2sparql.errors import DatasetError
@@ -84,10 +84,8 @@ def _slug(text: str) -> str:
 
 def report_dir(version: str, root: Path | None = None) -> Path:
     root = root or artifact_root()
-    if version in PSEUDO_VERSIONS:
-        return root / "baselines" / version / "reports"
-    name = effective_name(version, root)
-    if name in PSEUDO_VERSIONS or name == "shipped":
+    name = version if version in PSEUDO_VERSIONS else effective_name(version, root)
+    if name in PSEUDO_VERSIONS or name == SHIPPED:
         return root / "baselines" / name / "reports"
     return root / name / "reports"
 

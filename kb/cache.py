@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
+from typing import Callable
 
 from nl2sparql.kb.lexer import tokens
 from nl2sparql.kb.results import QueryResult
@@ -59,3 +60,12 @@ class ResultCache:
             self._items.move_to_end(key)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
+
+    def fetch(self, fingerprint: str, query: str, run: Callable[[], QueryResult]) -> QueryResult:
+        """The cached result of `query`, or `run()`'s, kept for next time."""
+        found = self.get(fingerprint, query)
+        if found is not None:
+            return found
+        result = run()
+        self.put(fingerprint, query, result)
+        return result

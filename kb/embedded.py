@@ -58,16 +58,14 @@ class EmbeddedEndpoint:
 
     def execute(self, query: str) -> QueryResult:
         checked = check(query, self.config.limits)
-        cached = self._cache.get(self.fingerprint(), checked.text)
-        if cached is not None:
-            return cached
+        return self._cache.fetch(self.fingerprint(), checked.text, lambda: self._run(checked))
+
+    def _run(self, checked) -> QueryResult:
         text = rewrite_services_as_graph(checked.text, list(checked.services))
         conn = self._ensure_worker()
         started = time.perf_counter()
         conn.send((text, self.config.row_cap, bool(checked.services)))
-        result = self._collect(conn, started)
-        self._cache.put(self.fingerprint(), checked.text, result)
-        return result
+        return self._collect(conn, started)
 
     def close(self) -> None:
         if self._conn is not None:

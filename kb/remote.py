@@ -29,15 +29,15 @@ class RemoteEndpoint:
         return "remote:" + hashlib.sha256(self.url.encode()).hexdigest()[:16]
 
     def execute(self, query: str) -> QueryResult:
+        checked = check(query, self.config.limits)
+        return self._cache.fetch(self.fingerprint(), checked.text, lambda: self._send(checked.text))
+
+    def _send(self, text: str) -> QueryResult:
         from SPARQLWrapper import JSON, POST, SPARQLWrapper
         from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 
-        checked = check(query, self.config.limits)
-        cached = self._cache.get(self.fingerprint(), checked.text)
-        if cached is not None:
-            return cached
         client = SPARQLWrapper(self.url)
-        client.setQuery(checked.text)
+        client.setQuery(text)
         client.setMethod(POST)
         client.setReturnFormat(JSON)
         client.setTimeout(max(1, int(self.config.timeout_s)))
@@ -56,9 +56,7 @@ class RemoteEndpoint:
             raise EndpointError(f"{self.url} refused the query: {str(error).splitlines()[0]}") from None
         except OSError as error:
             raise EndpointError(f"cannot reach {self.url}: {error}") from None
-        result = self._parse(raw, started)
-        self._cache.put(self.fingerprint(), checked.text, result)
-        return result
+        return self._parse(raw, started)
 
     def close(self) -> None:
         return None

@@ -97,7 +97,7 @@ class NL2SPARQL(dspy.Module):
             patterns=list(analysis.patterns), entities=list(analysis.entities), dialects=list(analysis.dialects),
             attempts=attempts, errors=[f"{a.outcome}: {a.detail}" for a in attempts if a.outcome != "ok"],
             grounding=[g.to_json() for g in grounding],
-            notes=[m for m in (g.message(guess_language(question)) for g in grounding) if m],
+            notes=_notes(grounding, question),
             ok=best.outcome in ("ok", "lint", "empty"), usage=_usage(calls, tracker),
             seconds=time.perf_counter() - started)
 
@@ -199,6 +199,12 @@ def _diagnosis(attempt: Attempt, context: Context) -> str:
         return "The query runs but breaks LiITA rules:\n" + "\n".join(f"- {f.message}" for f in attempt.findings)
     return {"syntax": "The query does not parse: ", "rejected": "The query was refused: ",
             "error": "The endpoint failed: "}[attempt.outcome] + attempt.detail
+
+
+def _notes(grounding: list, question: str) -> list[str]:
+    """What the user is told about the words of the question, in its language."""
+    language = guess_language(question) if grounding else "en"
+    return [m for m in (g.message(language) for g in grounding) if m]
 
 
 def _history(attempts: list[Attempt]) -> str:

@@ -93,8 +93,6 @@ def build_app(toolbox: Toolbox, artifact_root: Path | None = None):
         with Image.open(chart) as image:
             return comparison.to_markdown(), image.copy()
 
-    theme = gr.themes.Default(font=["ui-sans-serif", "system-ui", "sans-serif"],
-                              font_mono=["ui-monospace", "monospace"])  # no web fonts: the page works offline
     with gr.Blocks(title="nl2sparql · LiITA") as app:
         gr.Markdown("# nl2sparql · LiITA\nAsk about Italian words, their emotions, polarity, Sicilian and "
                     "Parmigiano translations and CompL-it senses, in Italian or English.")
@@ -130,10 +128,13 @@ def build_app(toolbox: Toolbox, artifact_root: Path | None = None):
             chart = gr.Image(label="Accuracy per pattern", type="pil")
             refresh.click(lambda: gr.CheckboxGroup(choices=report_choices()), None, chosen)
             gr.Button("Compare").click(compare, chosen, [comparison, chart])
-    app.nl2sparql_theme = theme
     return app
 
 
 def launch(app, host: str = "127.0.0.1", port: int = 7860, block: bool = True):
+    import gradio as gr
+
+    theme = gr.themes.Default(font=["ui-sans-serif", "system-ui", "sans-serif"],
+                              font_mono=["ui-monospace", "monospace"])  # no web fonts: the page works offline
     return app.launch(server_name=host, server_port=port, share=False, inbrowser=False, quiet=True,
-                      prevent_thread_lock=not block, theme=getattr(app, "nl2sparql_theme", None))
+                      prevent_thread_lock=not block, theme=theme)
