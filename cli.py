@@ -471,7 +471,7 @@ def _eval_options(func):
         click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the store."),
         _store_option,
         click.option("--limit", type=int, default=None, help="Only the first N questions of the split."),
-        click.option("--force", is_flag=True, help="Re-run even when a report for this version/split/LM/KB exists."),
+        click.option("--force", is_flag=True, help="Re-run even when a report (or a stopped run's journal) for this version/split/LM/KB exists."),
         click.option("--tracking-uri", default=None, help="MLflow tracking URI (default: sqlite under $NL2SPARQL_HOME)."),
     ]):
         func = option(func)
@@ -499,7 +499,10 @@ def _progress_callback(console, total: int):
 @click.option("--json", "as_json", is_flag=True, help="Print the summary and breakdowns as JSON.")
 def eval_run(version: str, split: str, lm: str | None, url: str | None, store_path: Path | None, limit: int | None,
              force: bool, tracking_uri: str | None, as_json: bool) -> None:
-    """Run VERSION on every question of the split; save a JSON + Markdown report beside the version."""
+    """Run VERSION on every question of the split; save a JSON + Markdown report beside the version.
+
+    Each scored question is journaled as it is scored: a run that is stopped goes on where it was
+    when it is started again with the same version, split, LM and KB."""
     from nl2sparql.eval.runner import run_eval, split_records
     from nl2sparql.modules.lm import resolve_lm
 

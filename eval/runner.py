@@ -1,6 +1,7 @@
 """`eval run`: a program over a split, scored per question, aggregated, saved as JSON + Markdown.
 
-Reports are cached by (version, split, LM, KB fingerprint): `compare` reuses them; `force` re-runs.
+Reports are cached by (version, split, LM, KB fingerprint): `compare` reuses them; `force` re-runs. While a
+run is going, each scored question is journaled beside the report, so a stopped run resumes where it was.
 Pseudo-versions: `zero-shot` (no examples, no constraints, no ontology notes) and `static-rag`
 (retrieved examples, constraints and ontology notes, no compile; the same as `uncompiled`).
 """
@@ -19,6 +20,7 @@ from typing import Any, Callable
 from nl2sparql.files import write_text_atomic
 from nl2sparql.artifacts.store import SHIPPED, artifact_root, effective_name
 from nl2sparql.data.dataset import PATTERNS, Record, dataset_hash, load_dataset
+from nl2sparql.eval.journal import Journal, journal_path
 from nl2sparql.eval.score import summarise
 from nl2sparql.errors import DatasetError
 from nl2sparql.modules.program import ProgramSettings
@@ -139,11 +141,21 @@ def run_eval(version: str, split: str = "test", *, lm=None, lm_id: str | None = 
         metric = ExecutionMetric({r.id: r for r in records}, GoldCache(program.runtime.endpoint))
         report = Report(version, split_key, lm.model, fingerprint, dataset_hash(records),
                         datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
+        journal = Journal(journal_path(path), {"version": version, "split": split_key, "lm": lm.model,
+                                               "kb_fingerprint": fingerprint, "dataset_hash": report.dataset_hash})
+        if force:
+            journal.discard()
+        done = {q["id"]: q for q in journal.resume()}
         for example in examples(records):
-            report.questions.append(score_question(program, metric, example))
+            scored = done.get(example.record_id)
+            if scored is None:
+                scored = score_question(program, metric, example)
+                journal.append(scored)
+            report.questions.append(scored)
             if on_result:
                 on_result(report)
         save_report(report, path)
+        journal.discard()
         if track:
             _track(report, path, tracking_uri)
         return report, path, False

@@ -85,6 +85,38 @@ def test_eval_run_scores_caches_and_reruns_with_force(kb_store, tmp_path, monkey
     assert not reused and len(lm.history) > calls
 
 
+def test_a_stopped_eval_run_resumes_from_its_journal(kb_store, tmp_path, monkeypatch):
+    from nl2sparql.data.dataset import load_dataset
+    from nl2sparql.eval.journal import journal_path
+    from nl2sparql.modules.program import ProgramSettings
+
+    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path / "home"))
+    records = [r for r in load_dataset() if r.split == "dev"][:3]
+    lm = DummyLM({q: {"sparql": r.sparql} for r in records for q in (r.question_it, r.question_en)})
+    options = dict(lm=lm, store=kb_store, root=tmp_path / "artifacts", limit=3, track=False,
+                   settings=ProgramSettings(examples_k=0, ontology_k=0))
+
+    def stop_after_two(report):
+        if len(report.questions) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_eval("zero-shot", "dev", on_result=stop_after_two, **options)
+    questions = [r.question_it for r in records] + [r.question_en for r in records]
+    asked = [m["content"] for h in lm.history for m in h["messages"] if m["role"] == "user"]
+    assert sum(any(q in text for text in asked) for q in questions) == 2
+    reports = tmp_path / "artifacts" / "baselines" / "zero-shot" / "reports"
+    journal = next(reports.glob("*.partial.jsonl"))
+    assert not list(reports.glob("*.json")) and len(journal.read_text().splitlines()) == 3
+    with open(journal, "a") as out:  # a kill in the middle of a write leaves half a line
+        out.write('{"id": "cut')
+    calls = len(lm.history)
+    report, path, reused = run_eval("zero-shot", "dev", **options)
+    assert not reused and journal_path(path) == journal and not journal.exists()
+    assert len(lm.history) == calls + 1 and [q["id"] for q in report.questions] == [r.id for r in records]
+    assert all(q["exact"] for q in report.questions)
+
+
 def test_saved_reports_are_found_for_the_compare_tab(tmp_path):
     from nl2sparql.eval.runner import saved_reports
 
