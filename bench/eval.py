@@ -7,7 +7,8 @@ For each split: `nl2sparql.eval.compare(versions, split)` (reports reused when t
 the versions otherwise, each an MLflow run), then per version execution accuracy, mean F1, valid-SPARQL
 rate, LM calls and tokens per question, and per pair the exact McNemar p-value on exact match and the
 paired bootstrap 95% CI of the F1 difference. The Markdown report and the chart are written beside the
-last version's reports. --limit takes the first N questions of each split (the figures say so).
+last version's reports. --limit takes the first N questions of each split (the figures say so). A stopped
+run resumes from its journals: run the same command again.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def main() -> None:
     lm = resolve_lm(args.lm, cache=False, n_threads=args.threads)
     for split in [s.strip() for s in args.splits.split(",") if s.strip()]:
         started = time.perf_counter()
-        reports = [run_eval(v, split, lm=lm, limit=args.limit)[0] for v in versions]
+        reports = [run_eval(v, split, lm=lm, limit=args.limit, on_result=_progress)[0] for v in versions]
         comparison = compare_reports(reports)
         markdown, chart = write_outputs(comparison, report_dir(versions[-1]))
         shown = f"first {args.limit}" if args.limit else "all"
@@ -46,6 +47,15 @@ def main() -> None:
             print(f"{t.other} vs {t.baseline}: won {len(t.won)}, lost {len(t.lost)}, McNemar p {t.mcnemar_p:.3f}, "
                   f"F1 delta {t.f1_delta:+.3f} (95% CI {t.f1_ci[0]:+.3f} … {t.f1_ci[1]:+.3f})")
         print(f"report {markdown}\nchart {chart}")
+
+
+def _progress(report) -> None:
+    """One line per scored question on stderr (questions resumed from a journal included)."""
+    import sys
+
+    last, summary = report.questions[-1], report.summary()
+    print(f"{report.split} {report.version} {len(report.questions)}: {last['id']} exact={last['exact']} "
+          f"{last['seconds']:.0f} s, accuracy so far {summary['execution_accuracy']:.3f}", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":
