@@ -71,6 +71,9 @@ def _parse(text: str):
             update = parseUpdate(text)
         except ParseException:
             raise QuerySyntaxError(_one_line(query_error)) from None
+        if "request" not in update:  # PREFIX/BASE lines alone parse as an empty Update
+            raise QuerySyntaxError("no query after the PREFIX lines: write a SELECT, ASK, CONSTRUCT or DESCRIBE "
+                                   "query") from None
         raise QueryRejected(
             f"{_update_kind(update)} is an Update: the knowledge base is read-only, "
             "so only SELECT, ASK, CONSTRUCT and DESCRIBE run"
@@ -91,7 +94,7 @@ def _check_prefixes(text: str) -> None:
 
 
 def _update_kind(update) -> str:
-    names = [_UPDATE_NAMES.get(getattr(r, "name", ""), "an Update") for r in update.get("request", [])]
+    names = [_UPDATE_NAMES.get(getattr(r, "name", ""), "an Update") for r in update["request"]]
     return ", ".join(dict.fromkeys(names)) or "an Update"
 
 

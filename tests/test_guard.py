@@ -33,6 +33,12 @@ def test_malformed_query_gives_one_line_syntax_error(query):
     assert str(caught.value) and "\n" not in str(caught.value)
 
 
+def test_prefix_lines_without_a_query_are_a_syntax_error_not_an_update():
+    # A small model may write only PREFIX lines; they parse as an empty Update request.
+    with pytest.raises(QuerySyntaxError, match="no query after the PREFIX lines"):
+        check("PREFIX lila: <http://lila-erc.eu/ontologies/lila/>\nPREFIX lila: <http://lila-erc.eu/ontologies/lila/>")
+
+
 @pytest.mark.parametrize("query,form", [
     ("SELECT * WHERE { ?s ?p ?o }", "SELECT"), ("ASK { ?s ?p ?o }", "ASK"),
     ("CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }", "CONSTRUCT"), ("DESCRIBE <http://a>", "DESCRIBE"),
