@@ -537,19 +537,17 @@ def eval_compare(versions: tuple[str, ...], split: str, lm: str | None, url: str
     """Compare VERSIONS (two or more) on the same split: runs what has no report yet, then tables,
     exact McNemar on exact match, paired bootstrap CI on F1, flipped questions and a chart."""
     from nl2sparql.eval.comparison import compare_reports, write_outputs
-    from nl2sparql.eval.runner import report_dir, run_eval, split_records
+    from nl2sparql.eval.runner import report_dir, run_evals, split_records
     from nl2sparql.modules.lm import resolve_lm
 
     if len(versions) < 2:
         raise Nl2SparqlError("compare needs at least two versions")
-    model = resolve_lm(lm, cache=False)
     total = len(split_records(split)[:limit])
-    reports = []
-    for version in versions:
-        progress, on_result = _progress_callback(_console(stderr=True), total)
-        with progress:
-            reports.append(run_eval(version, split, lm=model, endpoint=url, store=store_path, force=force,
-                                    limit=limit, on_result=on_result, tracking_uri=tracking_uri)[0])
+    progress, on_result = _progress_callback(_console(stderr=True), total)
+    with progress:  # versions take turns question by question: a stopped compare resumes with all of them level
+        reports = [report for report, _, _ in run_evals(
+            list(versions), split, lm=resolve_lm(lm, cache=False), endpoint=url, store=store_path, force=force,
+            limit=limit, on_result=on_result, tracking_uri=tracking_uri)]
     comparison = compare_reports(reports, allow_mismatch=allow_mismatch)
     markdown, chart = write_outputs(comparison, out or report_dir(versions[-1]))
     if as_json:

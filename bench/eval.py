@@ -27,14 +27,14 @@ def main() -> None:
     args = parser.parse_args()
 
     from nl2sparql.eval.comparison import compare_reports, write_outputs
-    from nl2sparql.eval.runner import report_dir, run_eval
+    from nl2sparql.eval.runner import report_dir, run_evals
     from nl2sparql.modules.lm import resolve_lm
 
     versions = [v.strip() for v in args.versions.split(",") if v.strip()]
     lm = resolve_lm(args.lm, cache=False, n_threads=args.threads)
     for split in [s.strip() for s in args.splits.split(",") if s.strip()]:
         started = time.perf_counter()
-        reports = [run_eval(v, split, lm=lm, limit=args.limit, on_result=_progress)[0] for v in versions]
+        reports = [r for r, _, _ in run_evals(versions, split, lm=lm, limit=args.limit, on_result=_progress)]
         comparison = compare_reports(reports)
         markdown, chart = write_outputs(comparison, report_dir(versions[-1]))
         shown = f"first {args.limit}" if args.limit else "all"

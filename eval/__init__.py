@@ -17,7 +17,7 @@ def run(version: str, split: str = "test", **options):
 def compare(versions: list[str], split: str = "test", *, allow_mismatch: bool = False, **options):
     """Run what is missing, then compare the reports (overall, per pattern, paired tests, flips)."""
     from nl2sparql.eval.comparison import compare_reports
-    from nl2sparql.eval.runner import run_eval
+    from nl2sparql.eval.runner import run_evals
 
-    reports = [run_eval(v, split, **options)[0] for v in versions]
+    reports = [report for report, _, _ in run_evals(list(versions), split, **options)]
     return compare_reports(reports, allow_mismatch=allow_mismatch)

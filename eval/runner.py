@@ -116,29 +116,69 @@ def split_records(split: str, dataset_dir: Path | None = None) -> list[Record]:
     return records
 
 
-def run_eval(version: str, split: str = "test", *, lm=None, lm_id: str | None = None, endpoint: str | None = None,
-             store: Path | None = None, force: bool = False, limit: int | None = None, root: Path | None = None,
-             on_result: Callable | None = None, settings: ProgramSettings | None = None,
-             tracking_uri: str | None = None, track: bool = True) -> tuple[Report, Path, bool]:
+def run_eval(version: str, split: str = "test", **options) -> tuple[Report, Path, bool]:
     """Run (or reuse) the report of `version` on `split`; returns (report, path, reused)."""
-    from nl2sparql.artifacts.load import load
-    from nl2sparql.eval.gold import GoldCache
+    return run_evals([version], split, **options)[0]
+
+
+def run_evals(versions: list[str], split: str = "test", *, lm=None, lm_id: str | None = None,
+              endpoint: str | None = None, store: Path | None = None, force: bool = False, limit: int | None = None,
+              root: Path | None = None, on_result: Callable | None = None, settings: ProgramSettings | None = None,
+              tracking_uri: str | None = None, track: bool = True) -> list[tuple[Report, Path, bool]]:
+    """Run (or reuse) the reports of several versions on `split`, question by question across versions, so
+    that a run stopped part way leaves every version scored on the same first questions."""
     from nl2sparql.modules.lm import resolve_lm
-    from nl2sparql.eval.score import score_question
-    from nl2sparql.optimize.metric import ExecutionMetric, examples
+    from nl2sparql.optimize.metric import examples
 
     records = split_records(split)[:limit]
     lm = lm or resolve_lm(lm_id, cache=False)
-    program_version = "uncompiled" if version in PSEUDO_VERSIONS else version
-    program = load(program_version, endpoint=endpoint, store=store, lm_object=lm,
-                   settings=settings or PSEUDO_VERSIONS.get(version))
+    split_key = split if limit is None else f"{split}[:{limit}]"
+    runs: list[_Run] = []
     try:
+        for version in versions:
+            runs.append(_Run.open(version, split_key, records, lm, endpoint, store, force, root,
+                                  settings or PSEUDO_VERSIONS.get(version)))
+        for example in examples(records):
+            for run in runs:
+                if run.reused:
+                    continue
+                run.score(example)
+                if on_result:
+                    on_result(run.report)
+        for run in runs:
+            if not run.reused:
+                run.finish(tracking_uri, track)
+        return [(run.report, run.path, run.reused) for run in runs]
+    finally:
+        for run in runs:
+            run.program.runtime.close()
+
+
+@dataclass
+class _Run:
+    """One version's run over a split: its program, the metric, the report being filled and its journal."""
+
+    program: Any
+    report: Report
+    path: Path
+    reused: bool
+    metric: Any = None
+    journal: Journal | None = None
+    done: dict[str, dict] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, version: str, split_key: str, records: list[Record], lm, endpoint, store, force: bool,
+             root: Path | None, settings: ProgramSettings | None) -> _Run:
+        from nl2sparql.artifacts.load import load
+        from nl2sparql.eval.gold import GoldCache
+        from nl2sparql.optimize.metric import ExecutionMetric
+
+        program_version = "uncompiled" if version in PSEUDO_VERSIONS else version
+        program = load(program_version, endpoint=endpoint, store=store, lm_object=lm, settings=settings)
         fingerprint = program.runtime.endpoint.fingerprint()
-        split_key = split if limit is None else f"{split}[:{limit}]"
         path = report_path(version, split_key, lm.model, fingerprint, root)
         if path.exists() and not force:
-            return Report.from_json(json.loads(path.read_text(encoding="utf-8"))), path, True
-        metric = ExecutionMetric({r.id: r for r in records}, GoldCache(program.runtime.endpoint))
+            return cls(program, Report.from_json(json.loads(path.read_text(encoding="utf-8"))), path, True)
         report = Report(version, split_key, lm.model, fingerprint, dataset_hash(records),
                         datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
         journal = Journal(journal_path(path), {"version": version, "split": split_key, "lm": lm.model,
@@ -146,21 +186,23 @@ def run_eval(version: str, split: str = "test", *, lm=None, lm_id: str | None = 
         if force:
             journal.discard()
         done = {q["id"]: q for q in journal.resume()}
-        for example in examples(records):
-            scored = done.get(example.record_id)
-            if scored is None:
-                scored = score_question(program, metric, example)
-                journal.append(scored)
-            report.questions.append(scored)
-            if on_result:
-                on_result(report)
-        save_report(report, path)
-        journal.discard()
+        metric = ExecutionMetric({r.id: r for r in records}, GoldCache(program.runtime.endpoint))
+        return cls(program, report, path, False, metric, journal, done)
+
+    def score(self, example) -> None:
+        from nl2sparql.eval.score import score_question
+
+        scored = self.done.get(example.record_id)
+        if scored is None:
+            scored = score_question(self.program, self.metric, example)
+            self.journal.append(scored)
+        self.report.questions.append(scored)
+
+    def finish(self, tracking_uri: str | None, track: bool) -> None:
+        save_report(self.report, self.path)
+        self.journal.discard()
         if track:
-            _track(report, path, tracking_uri)
-        return report, path, False
-    finally:
-        program.runtime.close()
+            _track(self.report, self.path, tracking_uri)
 
 
 def _track(report: Report, path: Path, tracking_uri: str | None) -> None:

@@ -117,6 +117,32 @@ def test_a_stopped_eval_run_resumes_from_its_journal(kb_store, tmp_path, monkeyp
     assert all(q["exact"] for q in report.questions)
 
 
+def test_versions_take_turns_so_a_stopped_compare_leaves_them_level(kb_store, tmp_path, monkeypatch):
+    from nl2sparql.data.dataset import load_dataset
+    from nl2sparql.eval.runner import run_evals
+    from nl2sparql.modules.program import ProgramSettings
+
+    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path / "home"))
+    records = [r for r in load_dataset() if r.split == "dev"][:3]
+    lm = DummyLM({q: {"sparql": r.sparql} for r in records for q in (r.question_it, r.question_en)})
+    options = dict(lm=lm, store=kb_store, root=tmp_path / "artifacts", limit=3, track=False,
+                   settings=ProgramSettings(examples_k=0, ontology_k=0))
+    order = []
+
+    def stop_after_three(report):
+        order.append((report.version, report.questions[-1]["id"]))
+        if len(order) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_evals(["zero-shot", "static-rag"], "dev", on_result=stop_after_three, **options)
+    ids = [r.id for r in records]
+    assert order == [("zero-shot", ids[0]), ("static-rag", ids[0]), ("zero-shot", ids[1])]
+    results = run_evals(["zero-shot", "static-rag"], "dev", **options)
+    assert [[q["id"] for q in report.questions] for report, _, _ in results] == [ids, ids]
+    assert len(lm.history) == 6 and not list((tmp_path / "artifacts").rglob("*.partial.jsonl"))
+
+
 def test_saved_reports_are_found_for_the_compare_tab(tmp_path):
     from nl2sparql.eval.runner import saved_reports
 
