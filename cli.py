@@ -31,8 +31,13 @@ class _Group(click.Group):
 def main(debug: bool) -> None:
     """Turn Italian or English questions into SPARQL over LiITA (Linking Italian).
 
-    Start with `nl2sparql kb build` (builds the embedded knowledge base), then
-    `nl2sparql kb stats` and `nl2sparql kb query FILE`.
+    \b
+    nl2sparql kb build                            build the embedded knowledge base (once)
+    nl2sparql ask "Quali lemmi esprimono gioia?"  translate, run, repair, answer
+    nl2sparql optimize run                        compile a new version
+    nl2sparql eval compare zero-shot latest       compare versions on the test split
+    nl2sparql artifacts list                      the compiled versions
+    nl2sparql mcp serve / nl2sparql web           tools for assistants, a page for people
     """
 
 
@@ -229,36 +234,18 @@ def retrieve_command(question: str, dataset_dir: Path | None, splits: tuple[str,
     analysis = analyze_patterns(question)
     examples = HybridRetriever.build(records, config).retrieve(question, analysis=analysis)
     constraints = select_constraints(set(analysis.labels))
-    if as_json:
-        click.echo(json.dumps({
-            "patterns": analysis.scores, "labels": analysis.labels, "entities": analysis.entities,
-            "dialects": analysis.dialects,
-            "examples": [{"id": e.record.id, "score": e.score, "dense": e.dense, "bm25": e.bm25,
-                          "pattern": e.pattern, "question_it": e.record.question_it,
-                          "question_en": e.record.question_en, "sparql": e.record.sparql} for e in examples],
-            "constraints": [c.name for c in constraints]}, indent=2, ensure_ascii=False))
-        return
-    from rich.table import Table
+    from nl2sparql.retrieval.tables import retrieval_json, retrieval_view
 
-    console = _console()
-    console.print(f"patterns: {', '.join(analysis.labels) or '(none)'}; entities: "
-                  f"{', '.join(analysis.entities) or '(none)'}; dialects: {', '.join(analysis.dialects) or '(none)'}")
-    table = Table("id", "score", "dense", "bm25", "pattern", "question", title="closest examples")
-    for e in examples:
-        table.add_row(e.record.id, f"{e.score:.2f}", f"{e.dense:.2f}", f"{e.bm25:.2f}", f"{e.pattern:.2f}",
-                      e.record.question_en)
-    console.print(table)
-    console.print("constraints: " + ", ".join(c.name for c in constraints))
+    if as_json:
+        click.echo(json.dumps(retrieval_json(analysis, examples, constraints), indent=2, ensure_ascii=False))
+        return
+    _console().print(retrieval_view(analysis, examples, constraints))
 
 
 def _console(stderr: bool = False):
     from rich.console import Console
 
     return Console(stderr=stderr)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
 
 
 @main.command("ask")
@@ -336,32 +323,13 @@ def artifacts() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the versions as JSON.")
 def artifacts_list(as_json: bool) -> None:
     """Every compiled version, oldest first, with its tags and dev score."""
-    from nl2sparql.artifacts.store import SHIPPED, artifact_root, open_shipped, open_version, read_tags, versions
+    from nl2sparql.artifacts.tables import version_rows, versions_table
 
-    tags = read_tags()
-    found = [(name, open_version(name).manifest) for name in versions()]
-    try:
-        found.insert(0, (SHIPPED, open_shipped().manifest))
-    except ArtifactError:
-        pass  # an installation without a shipped version
-    rows = []
-    for name, manifest in found:
-        rows.append({"version": name, "tags": sorted(t for t, v in tags.items() if v == name),
-                     "parent": manifest.get("parent"), "created_at": manifest.get("created_at"),
-                     "optimizer": manifest.get("optimizer"), "lm": manifest.get("lm"),
-                     "dev_accuracy": (manifest.get("dev_scores") or {}).get("execution_accuracy")})
+    rows = version_rows()
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
-    from rich.table import Table
-
-    table = Table("version", "tags", "parent", "created", "optimizer", "lm", "dev acc",
-                  title=f"versions in {artifact_root()} (and the shipped one)")
-    for r in rows:
-        acc = "" if r["dev_accuracy"] is None else f"{r['dev_accuracy']:.3f}"
-        table.add_row(r["version"], ", ".join(r["tags"]), str(r["parent"] or ""), str(r["created_at"] or ""),
-                      str(r["optimizer"] or ""), str(r["lm"] or ""), acc)
-    _console().print(table if rows else "no compiled versions yet: `nl2sparql optimize run` makes one")
+    _console().print(versions_table(rows) if rows else "no compiled versions yet: `nl2sparql optimize run` makes one")
 
 
 @artifacts.command("show")
@@ -436,7 +404,7 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
     nl2sparql optimize run --optimizer gepa --lm openai/gpt-4.1-mini --budget 200
     """
     from nl2sparql.optimize.compile import CompileConfig
-    from nl2sparql.optimize.run import pending_config, run_compile
+    from nl2sparql.optimize.run import pending_config, run_compile, side_by_side
 
     config = CompileConfig(optimizer=optimizer, lm=lm, teacher_lm=teacher_lm, train_split=train_split,
                            dev_split=dev_split, budget=budget, seed=seed, threads=threads, train_limit=train_limit,
@@ -448,14 +416,7 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
     if as_json:
         click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
         return
-    from rich.table import Table
-
-    table = Table("dev", config.parent, version.name, "delta", title=f"{version.name} written to {version.path}")
-    before, after = result.parent_dev.summary(), result.dev.summary()
-    for key in ("execution_accuracy", "mean_f1", "valid_sparql_rate", "lm_calls_per_question",
-                "prompt_tokens_per_question", "p50_seconds"):
-        table.add_row(key, f"{before[key]:.3f}", f"{after[key]:.3f}", f"{after[key] - before[key]:+.3f}")
-    _console().print(table)
+    _console().print(side_by_side(result, config.parent, version.name, version.path))
 
 
 @main.group("eval", cls=_Group)
@@ -552,10 +513,7 @@ def eval_compare(versions: tuple[str, ...], split: str, lm: str | None, url: str
     markdown, chart = write_outputs(comparison, out or report_dir(versions[-1]))
     if as_json:
         click.echo(json.dumps({
-            "overall": comparison.overall, "per_pattern": comparison.per_pattern,
-            "tests": [{"baseline": t.baseline, "other": t.other, "won": [w["id"] for w in t.won],
-                       "lost": [w["id"] for w in t.lost], "mcnemar_p": t.mcnemar_p, "f1_delta": t.f1_delta,
-                       "f1_ci": list(t.f1_ci)} for t in comparison.tests],
+            **comparison.to_json(),
             "markdown": str(markdown), "chart": str(chart)}, indent=2, ensure_ascii=False))
         return
     from rich.markdown import Markdown
@@ -628,3 +586,7 @@ def web_command(version: str, lm: str | None, url: str | None, store_path: Path 
         launch(build_app(toolbox), host, port)
     finally:
         toolbox.close()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -34,6 +34,12 @@ class Comparison:
     def versions(self) -> list[str]:
         return [r.version for r in self.reports]
 
+    def to_json(self) -> dict:
+        return {"overall": self.overall, "per_pattern": self.per_pattern,
+                "tests": [{"baseline": t.baseline, "other": t.other, "won": [w["id"] for w in t.won],
+                           "lost": [w["id"] for w in t.lost], "mcnemar_p": t.mcnemar_p, "f1_delta": t.f1_delta,
+                           "f1_ci": list(t.f1_ci)} for t in self.tests]}
+
     def to_markdown(self, chart: str | None = None) -> str:
         names = self.versions
         lines = [f"# Comparison on {self.reports[0].split}: {' vs '.join(names)}", "",

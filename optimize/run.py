@@ -72,3 +72,15 @@ def run_compile(config: CompileConfig, *, store: Path | None = None, tracking_ur
     pending.unlink(missing_ok=True)
     result.program.runtime.close()
     return version, result
+
+
+def side_by_side(result: CompileResult, parent: str, name: str, path: Path):
+    """The dev scores of the parent and the compiled program, with the deltas (what `optimize run` prints)."""
+    from rich.table import Table
+
+    table = Table("dev", parent, name, "delta", title=f"{name} written to {path}")
+    before, after = result.parent_dev.summary(), result.dev.summary()
+    for key in ("execution_accuracy", "mean_f1", "valid_sparql_rate", "lm_calls_per_question",
+                "prompt_tokens_per_question", "p50_seconds"):
+        table.add_row(key, f"{before[key]:.3f}", f"{after[key]:.3f}", f"{after[key] - before[key]:+.3f}")
+    return table

@@ -151,3 +151,25 @@ def test_saved_reports_are_found_for_the_compare_tab(tmp_path):
     (tmp_path / "v1" / "reports" / "broken.json").write_text("{}")
     found = {r.version: p for p, r in saved_reports(tmp_path)}
     assert set(found) == {"v1", "zero-shot"} and found["v1"].name == "test-dummy-1.json"
+
+
+def test_eval_compare_json_and_artifacts_list_from_the_command_line(endpoint, kb_store, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from nl2sparql.cli import main
+    from nl2sparql.eval.runner import report_path
+
+    monkeypatch.setenv("NL2SPARQL_ARTIFACTS", str(tmp_path))
+    lm = "local/qwen-1.5b"  # the default LM: saved reports are reused, so it is never loaded
+    for version, exacts in (("zero-shot", [False, False, True]), ("static-rag", [True, True, True])):
+        saved = Report(version, "dev[:3]", lm, endpoint.fingerprint(), "h", "2026-11-23",
+                       [question(i, e) for i, e in enumerate(exacts)])
+        save_report(saved, report_path(version, "dev[:3]", lm, endpoint.fingerprint(), tmp_path))
+    result = CliRunner().invoke(main, ["eval", "compare", "zero-shot", "static-rag", "--split", "dev", "--limit", "3",
+                                       "--store", str(kb_store), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["overall"]["static-rag"]["execution_accuracy"] == 1.0
+    assert data["tests"][0]["won"] == ["q0", "q1"] and data["tests"][0]["mcnemar_p"] == pytest.approx(0.5)
+    listed = json.loads(CliRunner().invoke(main, ["artifacts", "list", "--json"]).output)
+    assert [row["version"] for row in listed] == ["shipped"] and listed[0]["optimizer"] == "bootstrap"
