@@ -2,16 +2,31 @@
 
 A long run on a local model takes hours; when it is stopped (Ctrl-C, a closed laptop, a killed job) the
 questions already scored stay in the journal and the next run of the same (version, split, LM, KB) goes on
-from there. The first line is a header; a journal whose header differs (another dataset, another KB) is
-not resumed. A last line cut short by a kill is dropped. The finished report replaces the journal.
+from there. The first line is a header; a journal whose header differs (another dataset, another KB, or
+changed program code, so that one report never mixes answers of two programs) is not resumed. A last line cut short by a kill is dropped. The finished report replaces the journal.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
 from typing import Any
+
+# What decides the answers and their scores: a journal written by other code is not resumed.
+_BEHAVIOUR = ("kb/**/*.py", "retrieval/*.py", "signatures/*.py", "modules/*.py", "data/constraints/*",
+              "data/*.json", "artifacts/store/**/*.json", "eval/metric.py", "eval/score.py", "eval/gold.py",
+              "optimize/metric.py")
+
+
+def code_fingerprint(root: Path | None = None) -> str:
+    """A hash of the source and data files that decide the program's answers and their scores."""
+    root = root or Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted({p for pattern in _BEHAVIOUR for p in root.glob(pattern) if p.is_file()}):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
 
 
 def journal_path(report_path: Path) -> Path:

@@ -20,7 +20,7 @@ from typing import Any, Callable
 from nl2sparql.files import write_text_atomic
 from nl2sparql.artifacts.store import SHIPPED, artifact_root, effective_name
 from nl2sparql.data.dataset import PATTERNS, Record, dataset_hash, load_dataset
-from nl2sparql.eval.journal import Journal, journal_path
+from nl2sparql.eval.journal import Journal, code_fingerprint, journal_path
 from nl2sparql.eval.score import summarise
 from nl2sparql.errors import DatasetError
 from nl2sparql.modules.program import ProgramSettings
@@ -41,6 +41,7 @@ class Report:
     dataset_hash: str
     created_at: str
     questions: list[dict[str, Any]] = field(default_factory=list)
+    code_fingerprint: str = ""  # the program code that answered (eval.journal.code_fingerprint)
 
     def summary(self) -> dict[str, float]:
         return summarise(self.questions)
@@ -57,18 +58,20 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         return {"version": self.version, "split": self.split, "lm": self.lm, "kb_fingerprint": self.kb_fingerprint,
-                "dataset_hash": self.dataset_hash, "created_at": self.created_at, "summary": self.summary(),
+                "dataset_hash": self.dataset_hash, "created_at": self.created_at,
+                "code_fingerprint": self.code_fingerprint, "summary": self.summary(),
                 "per_pattern": self.per_pattern(), "per_language": self.per_language(), "questions": self.questions}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Report:
         return cls(data["version"], data["split"], data["lm"], data["kb_fingerprint"], data["dataset_hash"],
-                   data["created_at"], data["questions"])
+                   data["created_at"], data["questions"], data.get("code_fingerprint", ""))
 
     def to_markdown(self) -> str:
         s = self.summary()
         lines = [f"# Evaluation of {self.version} on {self.split}", "",
-                 f"LM `{self.lm}`, KB `{self.kb_fingerprint}`, dataset `{self.dataset_hash}`, {self.created_at}", "",
+                 f"LM `{self.lm}`, KB `{self.kb_fingerprint}`, dataset `{self.dataset_hash}`, code "
+                 f"`{self.code_fingerprint or '?'}`, {self.created_at}", "",
                  "| metric | value |", "|---|---|"]
         lines += [f"| {k} | {v:.3f} |" if isinstance(v, float) else f"| {k} | {v} |" for k, v in s.items()]
         lines += ["", "| pattern | n | accuracy | mean F1 |", "|---|---|---|---|"]
@@ -180,9 +183,11 @@ class _Run:
         if path.exists() and not force:
             return cls(program, Report.from_json(json.loads(path.read_text(encoding="utf-8"))), path, True)
         report = Report(version, split_key, lm.model, fingerprint, dataset_hash(records),
-                        datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
+                        datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                        code_fingerprint=code_fingerprint())
         journal = Journal(journal_path(path), {"version": version, "split": split_key, "lm": lm.model,
-                                               "kb_fingerprint": fingerprint, "dataset_hash": report.dataset_hash})
+                                               "kb_fingerprint": fingerprint, "dataset_hash": report.dataset_hash,
+                                               "code": report.code_fingerprint})
         if force:
             journal.discard()
         done = {q["id"]: q for q in journal.resume()}

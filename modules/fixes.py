@@ -173,6 +173,17 @@ def select_aggregates(sparql: str) -> Fix | None:
     return Fix("select-aggregates", fixed, "bracketed aggregates in SELECT with an AS name")
 
 
+def retag_dialect_words(sparql: str, literals: dict[str, str]) -> Fix | None:
+    """`"rezdôra"@it` (or untagged) → `"rezdôra"@roa` for words grounded as dialect forms (an empty answer
+    from a dialect word written with the Italian tag)."""
+    text = sparql
+    for form, literal in literals.items():  # untagged only as a written form: STR(?w) = "…" must stay plain
+        text = re.sub(rf'"{re.escape(form)}"@it\b', lambda _: literal, text, flags=re.IGNORECASE)
+        text = re.sub(rf'(writtenRep\s+)"{re.escape(form)}"(?![@^])', lambda m: m.group(1) + literal, text,
+                      flags=re.IGNORECASE)
+    return Fix("dialect-tag", text, "gave dialect words their language tag") if text != sparql else None
+
+
 SYNTAX_FIXES = (strip_fences, add_missing_prefixes)
 # Tried only when the query does not parse (they rewrite shapes a valid query may legitimately have).
 PARSE_FIXES = (having_parentheses, not_function, modifiers_outside, select_aggregates)

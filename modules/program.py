@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -11,7 +12,7 @@ from nl2sparql.errors import EndpointError, QueryRejected, QuerySyntaxError
 from nl2sparql.kb.guard import check
 from nl2sparql.kb.lint import Finding, lint
 from nl2sparql.kb.results import QueryResult
-from nl2sparql.modules.fixes import EMPTY_RESULT_FIXES, PARSE_FIXES, SYNTAX_FIXES, apply_fixes
+from nl2sparql.modules.fixes import EMPTY_RESULT_FIXES, PARSE_FIXES, SYNTAX_FIXES, apply_fixes, retag_dialect_words
 from nl2sparql.modules.runtime import Runtime
 from nl2sparql.modules.steps import Analyze, Generate, Repair, describe
 from nl2sparql.retrieval.constraints import format_constraints, select_constraints
@@ -62,6 +63,7 @@ class Context:
     constraints: str
     examples: str
     schema_notes: str
+    empty_fixes: tuple = ()  # deterministic fixes for an empty answer that depend on this question
 
 
 class NL2SPARQL(dspy.Module):
@@ -82,8 +84,8 @@ class NL2SPARQL(dspy.Module):
         with dspy.context(usage_tracker=tracker):
             analysis = self.analyze(question=question)
             calls += analysis.lm_calls
-            grounding = self._ground(analysis)
-            context = self._context(question, analysis, frozenset(exclude_ids))
+            grounding = self._ground(question, analysis)
+            context = self._context(question, analysis, frozenset(exclude_ids), grounding)
             sparql = self.generate(question=question, analysis=describe(analysis), constraints=context.constraints,
                                    examples=context.examples, schema_notes=context.schema_notes).sparql
             calls += 1
@@ -101,22 +103,30 @@ class NL2SPARQL(dspy.Module):
             ok=best.outcome in ("ok", "lint", "empty"), usage=_usage(calls, tracker),
             seconds=time.perf_counter() - started)
 
-    def _ground(self, analysis: dspy.Prediction) -> list:
+    def _ground(self, question: str, analysis: dspy.Prediction) -> list:
         """Check the question's words against the lemma bank; generation gets the bank's written forms
-        (a word the bank lacks stays as typed, and the user is told the closest forms)."""
-        if not self.settings.ground_entities or not analysis.entities:
+        (a word the bank lacks stays as typed, and the user is told the closest forms). When the question
+        names a dialect, its dialect words are spotted and given with their language tag."""
+        if not self.settings.ground_entities or not (analysis.entities or analysis.dialects):
             return []
-        from nl2sparql.retrieval.grounding import ground_words
+        from nl2sparql.retrieval.grounding import ground_words, spot_dialect_words
 
-        grounding = ground_words(self.runtime.lexicon, analysis.entities)
+        lexicon, dialects = self.runtime.lexicon, self.runtime.dialect_lexicons
+        words = list(analysis.entities)
+        if analysis.dialects:
+            words += [w for w in spot_dialect_words(question, lexicon, dialects, analysis.dialects)
+                      if w not in words]
+        grounding = ground_words(lexicon, words, dialects, analysis.dialects)
         analysis.entities = tuple(g.form or g.typed for g in grounding)
         unknown = [g.typed for g in grounding if not g.known]
-        if unknown:
-            analysis.plan = "; ".join(filter(None, [analysis.get("plan", ""), "not in the lemma bank: "
-                                                    + ", ".join(unknown)]))
+        dialect_words = [f"{g.literal} ({g.dialect})" for g in grounding if g.dialect]
+        analysis.plan = "; ".join(filter(None, [
+            analysis.get("plan", ""), "dialect words, on the dialect side: " + ", ".join(dialect_words)
+            if dialect_words else "", "not in the lemma bank: " + ", ".join(unknown) if unknown else ""]))
         return grounding
 
-    def _context(self, question: str, analysis: dspy.Prediction, exclude_ids: frozenset) -> Context:
+    def _context(self, question: str, analysis: dspy.Prediction, exclude_ids: frozenset,
+                 grounding: list) -> Context:
         labels = tuple(analysis.patterns)
         constraints = format_constraints(select_constraints(labels)) if self.settings.use_constraints else ""
         examples = ""
@@ -130,7 +140,9 @@ class NL2SPARQL(dspy.Module):
         notes = ""
         if self.settings.ontology_k > 0:
             notes = format_terms([t for t, _ in self.runtime.ontology.search(question, self.settings.ontology_k)])
-        return Context(constraints, examples, notes)
+        literals = {g.form: g.literal for g in grounding if g.dialect}
+        empty_fixes = (functools.partial(retag_dialect_words, literals=literals),) if literals else ()
+        return Context(constraints, examples, notes, empty_fixes)
 
     def _validate_and_repair(self, question: str, sparql: str, context: Context) -> tuple[list[Attempt], int]:
         attempts: list[Attempt] = []
@@ -142,7 +154,7 @@ class NL2SPARQL(dspy.Module):
             if attempt.outcome == "ok":
                 break
             if attempt.outcome == "empty":
-                fixed, fixes = apply_fixes(attempt.sparql, EMPTY_RESULT_FIXES)
+                fixed, fixes = apply_fixes(attempt.sparql, EMPTY_RESULT_FIXES + context.empty_fixes)
                 if fixes and fixed not in tried:
                     step, sparql = "fix:" + "+".join(f.name for f in fixes), fixed
                     continue

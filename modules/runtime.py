@@ -23,12 +23,13 @@ class RuntimeConfig:
 
 class Runtime:
     def __init__(self, config: RuntimeConfig | None = None, *, endpoint: Endpoint | None = None,
-                 retriever=None, ontology=None, lexicon=None) -> None:
+                 retriever=None, ontology=None, lexicon=None, dialect_lexicons=None) -> None:
         self.config = config or RuntimeConfig()
         self._endpoint = endpoint
         self._retriever = retriever
         self._ontology = ontology
         self._lexicon = lexicon
+        self._dialect_lexicons = dialect_lexicons
         self._lock = threading.RLock()
 
     def __deepcopy__(self, memo) -> Runtime:
@@ -72,6 +73,16 @@ class Runtime:
 
                 self._lexicon = Lexicon.from_endpoint(self.endpoint)
             return self._lexicon
+
+    @property
+    def dialect_lexicons(self):
+        """The Parmigiano and Sicilian lemma banks' written forms, for words the Italian bank lacks."""
+        with self._lock:
+            if self._dialect_lexicons is None:
+                from nl2sparql.retrieval.grounding import dialect_lexicons
+
+                self._dialect_lexicons = dialect_lexicons(self.endpoint)
+            return self._dialect_lexicons
 
     def close(self) -> None:
         if self._endpoint is not None:

@@ -1,11 +1,14 @@
 """Entity grounding: the words a question names, checked against the lemma bank's written forms.
 
 A word is found exactly, then ignoring case, then ignoring accents and apostrophe shapes; failing those,
-the closest written forms (rapidfuzz) are offered as suggestions and the word is kept as typed.
+the closest written forms (rapidfuzz) are offered as suggestions and the word is kept as typed. A word
+the Italian bank lacks may be a dialect word ("rezdôra", "picciottu"): the Parmigiano and Sicilian
+lemma banks are checked next, and generation is told the word's dialect and language tag.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, Literal
@@ -15,7 +18,14 @@ Match = Literal["exact", "case", "accent", "unknown"]
 LEMMA_FORMS = """PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>
 SELECT (GROUP_CONCAT(DISTINCT ?w; SEPARATOR="\\n") AS ?forms)
 WHERE { GRAPH <http://liita.it/data> { ?lemma ontolex:writtenRep ?w } }"""
+# The dialect lemma banks are outside the lemma graph; their forms carry the dialect's language tag.
+DIALECT_FORMS = """PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>
+SELECT ?tag (GROUP_CONCAT(DISTINCT ?w; SEPARATOR="\\n") AS ?forms)
+WHERE { ?lemma ontolex:writtenRep ?w BIND(LANG(?w) AS ?tag) FILTER(?tag IN ("roa", "scn")) } GROUP BY ?tag"""
+DIALECT_TAGS = {"parmigiano": "roa", "sicilian": "scn"}
+DIALECT_NAMES = {"parmigiano": ("Parmigiano", "parmigiano"), "sicilian": ("Sicilian", "siciliano")}
 CLOSE_CUTOFF = 75.0
+_WORD = re.compile(r"[^\W\d_][\w'’-]*[^\W_]")
 
 
 def fold(word: str) -> str:
@@ -32,13 +42,25 @@ class Grounding:
     form: str | None  # the written form generation is given; None when the bank lacks the word
     match: Match
     suggestions: tuple[str, ...] = ()
+    dialect: str | None = None  # set when the word is a dialect form, not an Italian lemma
 
     @property
     def known(self) -> bool:
         return self.form is not None
 
+    @property
+    def literal(self) -> str:
+        """How a query writes the word when it is a dialect form: "rezdôra"@roa."""
+        return f'"{self.form}"@{DIALECT_TAGS[self.dialect]}' if self.dialect and self.form else ""
+
     def message(self, language: str = "en") -> str | None:
         """A line for the user when the word is not as typed in the bank; None when it is."""
+        if self.dialect:
+            english, italian = DIALECT_NAMES[self.dialect]
+            if language == "it":
+                return f"'{self.typed}' è una parola del lessico {italian}" + (
+                    "" if self.match == "exact" else f" ('{self.form}')")
+            return f"'{self.typed}' is a {english} word" + ("" if self.match == "exact" else f" ('{self.form}')")
         if self.match == "exact":
             return None
         if self.known:
@@ -52,7 +74,8 @@ class Grounding:
         return f"'{self.typed}' is not in the lemma bank" + (f"; did you mean {offer}?" if offer else "")
 
     def to_json(self) -> dict:
-        return {"typed": self.typed, "form": self.form, "match": self.match, "suggestions": list(self.suggestions)}
+        return {"typed": self.typed, "form": self.form, "match": self.match, "suggestions": list(self.suggestions),
+                "dialect": self.dialect}
 
 
 class Lexicon:
@@ -109,5 +132,42 @@ def _prefer(forms: list[str], typed: str) -> str:
     return (lower or forms)[0]
 
 
-def ground_words(lexicon: Lexicon, words: Iterable[str]) -> list[Grounding]:
-    return [lexicon.ground(w) for w in words if w.strip()]
+def dialect_lexicons(endpoint) -> dict[str, Lexicon]:
+    """The written forms of the Parmigiano (@roa) and Sicilian (@scn) lemma banks, one Lexicon each."""
+    by_tag = {tag: name for name, tag in DIALECT_TAGS.items()}
+    found = {name: Lexicon(()) for name in DIALECT_TAGS}
+    for tag, forms in endpoint.execute(DIALECT_FORMS).rows:
+        if tag is not None and forms is not None and tag.value in by_tag:
+            found[by_tag[tag.value]] = Lexicon(forms.value.split("\n"))
+    return found
+
+
+def ground_words(lexicon: Lexicon, words: Iterable[str], dialects: dict[str, Lexicon] | None = None,
+                 named: Iterable[str] = ()) -> list[Grounding]:
+    """Each word against the Italian bank; a word it lacks (or has only up to accents) against the dialect
+    banks, those the question names first."""
+    named = [d for d in named if d in (dialects or {})]
+    order = named + [d for d in (dialects or {}) if d not in named]
+    grounded = []
+    for word in (w for w in words if w.strip()):
+        found = lexicon.ground(word)
+        if found.match not in ("exact", "case"):
+            for name in order:
+                hit = dialects[name].ground(word)
+                if hit.match in ("exact", "case") or (hit.known and not found.known):
+                    found = Grounding(hit.typed, hit.form, hit.match, dialect=name)
+                    break
+        grounded.append(found)
+    return grounded
+
+
+def spot_dialect_words(question: str, lexicon: Lexicon, dialects: dict[str, Lexicon], named: Iterable[str]) -> list[str]:
+    """Unquoted dialect words of a question that names the dialect ("il parmigiano rezdôra"): words of
+    three letters or more that the dialect's bank has and the Italian bank has not."""
+    found = []
+    for word in _WORD.findall(question):
+        if len(word) < 3 or lexicon.ground(word).match in ("exact", "case"):
+            continue
+        if any(dialects[d].ground(word).match in ("exact", "case") for d in named if d in dialects):
+            found.append(word)
+    return list(dict.fromkeys(found))

@@ -71,7 +71,8 @@ class Toolbox:
         from nl2sparql.retrieval.patterns import analyze_patterns
 
         analysis = analyze_patterns(question)
-        grounding = ground_words(self.runtime.lexicon, analysis.entities) if analysis.entities else []
+        grounding = ground_words(self.runtime.lexicon, analysis.entities, self.runtime.dialect_lexicons,
+                                 analysis.dialects) if analysis.entities else []
         return {"patterns": list(analysis.labels), "scores": {k: round(v, 3) for k, v in analysis.scores.items() if v},
                 "entities": list(analysis.entities), "dialects": list(analysis.dialects),
                 "grounding": [g.to_json() for g in grounding]}

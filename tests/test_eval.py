@@ -173,3 +173,28 @@ def test_eval_compare_json_and_artifacts_list_from_the_command_line(endpoint, kb
     assert data["tests"][0]["won"] == ["q0", "q1"] and data["tests"][0]["mcnemar_p"] == pytest.approx(0.5)
     listed = json.loads(CliRunner().invoke(main, ["artifacts", "list", "--json"]).output)
     assert [row["version"] for row in listed] == ["shipped"] and listed[0]["optimizer"] == "bootstrap"
+
+
+def test_changed_program_code_changes_the_code_fingerprint(tmp_path):
+    from nl2sparql.eval.journal import code_fingerprint
+
+    (tmp_path / "modules").mkdir()
+    (tmp_path / "modules" / "program.py").write_text("A = 1\n")
+    (tmp_path / "cli.py").write_text("B = 1\n")
+    before = code_fingerprint(tmp_path)
+    (tmp_path / "cli.py").write_text("B = 2\n")  # not program behaviour
+    assert code_fingerprint(tmp_path) == before
+    (tmp_path / "modules" / "program.py").write_text("A = 2\n")
+    assert code_fingerprint(tmp_path) != before
+
+
+def test_a_journal_written_under_another_header_is_not_resumed(tmp_path):
+    from nl2sparql.eval.journal import Journal
+
+    path = tmp_path / "r.partial.jsonl"
+    first = Journal(path, {"version": "v1", "code": "aaa"})
+    assert first.resume() == []
+    first.append({"id": "q1", "exact": True})
+    assert Journal(path, {"version": "v1", "code": "aaa"}).resume() == [{"id": "q1", "exact": True}]
+    assert Journal(path, {"version": "v1", "code": "bbb"}).resume() == []
+    assert path.read_text().splitlines() == ['{"header": {"version": "v1", "code": "bbb"}}']

@@ -1,5 +1,7 @@
 """Deterministic fixes: what they change, and that they leave good queries alone."""
 
+import pytest
+
 from nl2sparql.modules.fixes import (
     add_missing_prefixes, case_insensitive_filters, extract_query, strip_fences,
 )
@@ -58,3 +60,18 @@ def test_parse_fixes_for_shapes_small_models_write():
         check(fixed.sparql)
     assert not_function(p + "SELECT ?w WHERE { ?l ontolex:writtenRep ?w FILTER NOT EXISTS { ?l ?p ?o } }") is None
     assert select_aggregates("SELECT (COUNT(?l) AS ?n) WHERE { ?l ?p ?o }") is None
+
+
+@pytest.mark.parametrize("query,expected", [
+    ('?l ontolex:writtenRep "rezdôra"@it .', '?l ontolex:writtenRep "rezdôra"@roa .'),
+    ('?l ontolex:writtenRep "rezdôra" .', '?l ontolex:writtenRep "rezdôra"@roa .'),
+    ('?l ontolex:writtenRep "rezdôra"@roa .', None),  # already right
+    ('?l ontolex:writtenRep "rezdôrass"@it .', None),  # another word
+    ('FILTER(STR(?w) = "rezdôra")', None),  # a plain string comparison stays plain
+    ('FILTER(?w = "rezdôra"@it)', 'FILTER(?w = "rezdôra"@roa)'),
+])
+def test_dialect_words_get_their_language_tag(query, expected):
+    from nl2sparql.modules.fixes import retag_dialect_words
+
+    fix = retag_dialect_words(query, {"rezdôra": '"rezdôra"@roa'})
+    assert (fix.sparql if fix else None) == expected

@@ -6,7 +6,7 @@ from dspy.utils.dummies import DummyLM
 
 from nl2sparql.modules.program import NL2SPARQL, ProgramSettings
 from nl2sparql.modules.runtime import Runtime
-from nl2sparql.retrieval.grounding import Lexicon, fold
+from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons, fold, ground_words, spot_dialect_words
 
 LEXICON = Lexicon(["casa", "Casa", "calza", "città", "perché", "tristezza", "triste", "Roma", "acqua", "gatto", "dato"])
 CASA = PREFIXES + 'SELECT ?l WHERE { GRAPH <http://liita.it/data> { ?l ontolex:writtenRep "casa"@it } }'
@@ -56,3 +56,47 @@ def test_program_passes_grounded_forms_to_generation_and_reports_unknown_words(e
     assert out.grounding[0]["suggestions"] == ["calza", "casa"]
     assert out.notes == ["'caza' is not in the lemma bank; did you mean 'calza' or 'casa'?"]
     assert "not in the lemma bank: caza" in lm.history[-1]["messages"][-1]["content"]
+
+
+DIALECTS = {"parmigiano": Lexicon(["rezdôra", "càn", "car"]), "sicilian": Lexicon(["picciottu", "casa"])}
+
+
+def test_words_the_italian_bank_lacks_are_looked_up_in_the_dialect_banks():
+    rezdora, casa, rezdora_plain, gatto = ground_words(LEXICON, ["rezdôra", "casa", "rezdora", "gatto"], DIALECTS)
+    assert (rezdora.dialect, rezdora.literal, rezdora.match) == ("parmigiano", '"rezdôra"@roa', "exact")
+    assert rezdora.message("it") == "'rezdôra' è una parola del lessico parmigiano"
+    assert casa.dialect is None and casa.match == "exact"  # Italian first: Sicilian "casa" does not win
+    assert (rezdora_plain.form, rezdora_plain.dialect) == ("rezdôra", "parmigiano")
+    assert rezdora_plain.message("en") == "'rezdora' is a Parmigiano word ('rezdôra')"
+    assert gatto.dialect is None and gatto.match == "exact"
+
+
+def test_unquoted_dialect_words_are_spotted_when_the_question_names_the_dialect():
+    question = "Che cosa vuol dire in italiano il parmigiano rezdôra?"
+    assert spot_dialect_words(question, LEXICON, DIALECTS, ["parmigiano"]) == ["rezdôra"]
+    assert spot_dialect_words(question, LEXICON, DIALECTS, ["sicilian"]) == []
+    assert spot_dialect_words("Il siciliano «casa» è italiano?", LEXICON, DIALECTS, ["sicilian"]) == []
+
+
+def test_dialect_banks_read_from_the_real_store(endpoint):
+    banks = dialect_lexicons(endpoint)
+    assert banks["parmigiano"].ground("rezdôra").match == "exact"
+    assert banks["sicilian"].ground("picciottu").match == "exact"
+    assert banks["sicilian"].ground("rezdôra").match != "exact"
+
+
+def test_a_dialect_word_reaches_generation_with_its_tag_and_an_italian_tag_is_fixed(endpoint):
+    from nl2sparql.data.dataset import load_dataset
+
+    gold = next(r for r in load_dataset() if r.id == "dia-041")
+    wrong_tag = gold.sparql.replace('"rezdôra"@roa', '"rezdôra"@it')
+    assert wrong_tag != gold.sparql
+    lm = DummyLM([{"sparql": wrong_tag}])
+    dspy.configure(lm=lm)
+    program = NL2SPARQL(ProgramSettings(examples_k=0, ontology_k=0, max_repairs=0), Runtime(endpoint=endpoint))
+    out = program(gold.question_it)
+    analysis = lm.history[-1]["messages"][-1]["content"].split("[[ ## analysis ## ]]", 1)[1]
+    assert 'dialect words, on the dialect side: "rezdôra"@roa (parmigiano)' in analysis
+    assert [a.outcome for a in out.attempts] == ["empty", "ok"] and out.attempts[1].step == "fix:dialect-tag"
+    assert out.ok and out.rows and len(lm.history) == 1
+    assert out.notes == ["'rezdôra' è una parola del lessico parmigiano"]
