@@ -85,9 +85,9 @@ def test_eval_run_scores_caches_and_reruns_with_force(kb_store, tmp_path, monkey
     assert not reused and len(lm.history) > calls
 
 
-def test_a_stopped_eval_run_resumes_from_its_journal(kb_store, tmp_path, monkeypatch):
+def gold_answering_run(kb_store, tmp_path, monkeypatch):
+    """The first 3 dev records, a DummyLM answering each with its gold query, and run_eval's options."""
     from nl2sparql.data.dataset import load_dataset
-    from nl2sparql.eval.journal import journal_path
     from nl2sparql.modules.program import ProgramSettings
 
     monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path / "home"))
@@ -95,6 +95,13 @@ def test_a_stopped_eval_run_resumes_from_its_journal(kb_store, tmp_path, monkeyp
     lm = DummyLM({q: {"sparql": r.sparql} for r in records for q in (r.question_it, r.question_en)})
     options = dict(lm=lm, store=kb_store, root=tmp_path / "artifacts", limit=3, track=False,
                    settings=ProgramSettings(examples_k=0, ontology_k=0))
+    return records, lm, options
+
+
+def test_a_stopped_eval_run_resumes_from_its_journal(kb_store, tmp_path, monkeypatch):
+    from nl2sparql.eval.journal import journal_path
+
+    records, lm, options = gold_answering_run(kb_store, tmp_path, monkeypatch)
 
     def stop_after_two(report):
         if len(report.questions) == 2:
@@ -118,15 +125,9 @@ def test_a_stopped_eval_run_resumes_from_its_journal(kb_store, tmp_path, monkeyp
 
 
 def test_versions_take_turns_so_a_stopped_compare_leaves_them_level(kb_store, tmp_path, monkeypatch):
-    from nl2sparql.data.dataset import load_dataset
     from nl2sparql.eval.runner import run_evals
-    from nl2sparql.modules.program import ProgramSettings
 
-    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path / "home"))
-    records = [r for r in load_dataset() if r.split == "dev"][:3]
-    lm = DummyLM({q: {"sparql": r.sparql} for r in records for q in (r.question_it, r.question_en)})
-    options = dict(lm=lm, store=kb_store, root=tmp_path / "artifacts", limit=3, track=False,
-                   settings=ProgramSettings(examples_k=0, ontology_k=0))
+    records, lm, options = gold_answering_run(kb_store, tmp_path, monkeypatch)
     order = []
 
     def stop_after_three(report):
