@@ -491,10 +491,12 @@ def eval_run(version: str, split: str, lm: str | None, url: str | None, store_pa
 @click.option("--allow-mismatch", is_flag=True, help="Compare reports made on different splits or KB fingerprints.")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Folder for the Markdown report and PNG chart (default: beside the last version's reports).")
+@click.option("--so-far", is_flag=True, help="Run nothing: compare what finished reports and the journals of "
+                                             "runs still going hold, on the questions all versions have answered.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 def eval_compare(versions: tuple[str, ...], split: str, lm: str | None, url: str | None, store_path: Path | None,
                  limit: int | None, force: bool, tracking_uri: str | None, allow_mismatch: bool, out: Path | None,
-                 as_json: bool) -> None:
+                 so_far: bool, as_json: bool) -> None:
     """Compare VERSIONS (two or more) on the same split: runs what has no report yet, then tables,
     exact McNemar on exact match, paired bootstrap CI on F1, flipped questions and a chart."""
     from nl2sparql.eval.comparison import compare_reports, write_outputs
@@ -503,12 +505,16 @@ def eval_compare(versions: tuple[str, ...], split: str, lm: str | None, url: str
 
     if len(versions) < 2:
         raise Nl2SparqlError("compare needs at least two versions")
+    if so_far and force:
+        raise Nl2SparqlError("--so-far reads what is there; it cannot be combined with --force")
     total = len(split_records(split)[:limit])
     progress, on_result = _progress_callback(_console(stderr=True), total)
     with progress:  # versions take turns question by question: a stopped compare resumes with all of them level
         reports = [report for report, _, _ in run_evals(
             list(versions), split, lm=resolve_lm(lm, cache=False), endpoint=url, store=store_path, force=force,
-            limit=limit, on_result=on_result, tracking_uri=tracking_uri)]
+            limit=limit, on_result=on_result, tracking_uri=tracking_uri, so_far=so_far)]
+    if not reports[0].questions:
+        raise Nl2SparqlError("no question has been answered by every version yet: run the compare without --so-far")
     comparison = compare_reports(reports, allow_mismatch=allow_mismatch)
     markdown, chart = write_outputs(comparison, out or report_dir(versions[-1]))
     if as_json:

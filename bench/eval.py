@@ -1,14 +1,15 @@
 """The evaluation the project reports: baselines against a compiled version on test, then on generalization.
 
     python bench/eval.py [--versions zero-shot,static-rag,shipped] [--splits test,generalization]
-                         [--lm local/qwen-1.5b] [--limit N] [--threads N]
+                         [--lm local/qwen-1.5b] [--limit N] [--threads N] [--so-far]
 
 For each split: `nl2sparql.eval.compare(versions, split)` (reports reused when they exist, written beside
 the versions otherwise, each an MLflow run), then per version execution accuracy, mean F1, valid-SPARQL
 rate, LM calls and tokens per question, and per pair the exact McNemar p-value on exact match and the
 paired bootstrap 95% CI of the F1 difference. The Markdown report and the chart are written beside the
 last version's reports. --limit takes the first N questions of each split (the figures say so). A stopped
-run resumes from its journals: run the same command again.
+run resumes from its journals: run the same command again. --so-far runs nothing and prints the figures
+on the questions every version has answered so far (reports and journals of runs still going).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ def main() -> None:
     parser.add_argument("--lm", default=None)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--threads", type=int, default=None, help="CPU threads of the local model")
+    parser.add_argument("--so-far", action="store_true",
+                        help="run nothing: figures on the questions every version has answered so far")
     args = parser.parse_args()
 
     from nl2sparql.eval.comparison import compare_reports, write_outputs
@@ -34,10 +37,16 @@ def main() -> None:
     lm = resolve_lm(args.lm, cache=False, n_threads=args.threads)
     for split in [s.strip() for s in args.splits.split(",") if s.strip()]:
         started = time.perf_counter()
-        reports = [r for r, _, _ in run_evals(versions, split, lm=lm, limit=args.limit, on_result=_progress)]
+        reports = [r for r, _, _ in run_evals(versions, split, lm=lm, limit=args.limit,
+                                              on_result=None if args.so_far else _progress, so_far=args.so_far)]
+        if not reports[0].questions:
+            print(f"\n{split}: no question answered by every version yet")
+            continue
         comparison = compare_reports(reports)
         markdown, chart = write_outputs(comparison, report_dir(versions[-1]))
         shown = f"first {args.limit}" if args.limit else "all"
+        if args.so_far:
+            shown = f"{len(reports[0].questions)} of the {split}"
         print(f"\n{split} ({shown} questions, {lm.model}, {time.perf_counter() - started:.0f} s)")
         print(f"{'version':12} {'exec acc':>8} {'F1':>6} {'valid':>6} {'calls/q':>7} {'tokens/q':>8}")
         for version, s in comparison.overall.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,7 +109,8 @@ def _pair(baseline: Report, other: Report) -> PairTest:
 def write_outputs(comparison: Comparison, directory: Path) -> tuple[Path, Path]:
     """The per-pattern bar chart (PNG) and the Markdown report beside it, both written atomically."""
     directory.mkdir(parents=True, exist_ok=True)
-    stem = "compare-" + "-".join(comparison.versions) + "-" + comparison.reports[0].split.replace("/", "_")
+    split = re.sub(r"[^\w.\[\]:-]+", "-", comparison.reports[0].split.replace("/", "_")).strip("-")
+    stem = "compare-" + "-".join(comparison.versions) + "-" + split
     chart = directory / f"{stem}.png"
     _chart(comparison, chart)
     markdown = directory / f"{stem}.md"

@@ -40,6 +40,12 @@ class Journal:
 
     def resume(self) -> list[dict[str, Any]]:
         """The questions scored by an earlier run with the same header; starts a fresh journal otherwise."""
+        done = self.read()
+        self._rewrite(done)
+        return done
+
+    def read(self) -> list[dict[str, Any]]:
+        """The questions scored by an earlier run with the same header, leaving the file as it is."""
         done: list[dict[str, Any]] = []
         if self.path.exists():
             lines = self.path.read_text(encoding="utf-8").splitlines()
@@ -49,7 +55,6 @@ class Journal:
                     if entry is None:
                         break  # cut short by a kill: this question is run again
                     done.append(entry)
-        self._rewrite(done)
         return done
 
     def append(self, question: dict[str, Any]) -> None:

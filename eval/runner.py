@@ -8,6 +8,7 @@ Pseudo-versions: `zero-shot` (no examples, no constraints, no ontology notes) an
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import hashlib
 import json
@@ -127,9 +128,11 @@ def run_eval(version: str, split: str = "test", **options) -> tuple[Report, Path
 def run_evals(versions: list[str], split: str = "test", *, lm=None, lm_id: str | None = None,
               endpoint: str | None = None, store: Path | None = None, force: bool = False, limit: int | None = None,
               root: Path | None = None, on_result: Callable | None = None, settings: ProgramSettings | None = None,
-              tracking_uri: str | None = None, track: bool = True) -> list[tuple[Report, Path, bool]]:
+              tracking_uri: str | None = None, track: bool = True,
+              so_far: bool = False) -> list[tuple[Report, Path, bool]]:
     """Run (or reuse) the reports of several versions on `split`, question by question across versions, so
-    that a run stopped part way leaves every version scored on the same first questions."""
+    that a run stopped part way leaves every version scored on the same first questions. With `so_far`
+    nothing is run: the reports hold what finished reports and journals have, on the questions all share."""
     from nl2sparql.modules.lm import resolve_lm
     from nl2sparql.optimize.metric import examples
 
@@ -139,15 +142,17 @@ def run_evals(versions: list[str], split: str = "test", *, lm=None, lm_id: str |
     runs: list[_Run] = []
     try:
         for version in versions:
-            runs.append(_Run.open(version, split_key, records, lm, endpoint, store, force, root,
-                                  settings or PSEUDO_VERSIONS.get(version)))
+            runs.append(_Run.open(version, split_key, records, lm, endpoint, store, force and not so_far, root,
+                                  settings or PSEUDO_VERSIONS.get(version), peek=so_far))
         for example in examples(records):
             for run in runs:
-                if run.reused:
+                if run.reused or (so_far and example.record_id not in run.done):
                     continue
                 run.score(example)
                 if on_result:
                     on_result(run.report)
+        if so_far:
+            return _shared_questions(runs, split_key)
         for run in runs:
             if not run.reused:
                 run.finish(tracking_uri, track)
@@ -155,6 +160,18 @@ def run_evals(versions: list[str], split: str = "test", *, lm=None, lm_id: str |
     finally:
         for run in runs:
             run.program.runtime.close()
+
+
+def _shared_questions(runs: list[_Run], split_key: str) -> list[tuple[Report, Path, bool]]:
+    """Each report cut to the questions every version has answered so far (a paired comparison)."""
+    shared = set.intersection(*({q["id"] for q in run.report.questions} for run in runs))
+    label = f"{split_key} (so far: {len(shared)})"
+    out = []
+    for run in runs:
+        report = dataclasses.replace(run.report, split=label,
+                                     questions=[q for q in run.report.questions if q["id"] in shared])
+        out.append((report, run.path if run.reused else journal_path(run.path), run.reused))
+    return out
 
 
 @dataclass
@@ -171,7 +188,7 @@ class _Run:
 
     @classmethod
     def open(cls, version: str, split_key: str, records: list[Record], lm, endpoint, store, force: bool,
-             root: Path | None, settings: ProgramSettings | None) -> _Run:
+             root: Path | None, settings: ProgramSettings | None, peek: bool = False) -> _Run:
         from nl2sparql.artifacts.load import load
         from nl2sparql.eval.gold import GoldCache
         from nl2sparql.optimize.metric import ExecutionMetric
@@ -190,7 +207,7 @@ class _Run:
                                                "code": report.code_fingerprint})
         if force:
             journal.discard()
-        done = {q["id"]: q for q in journal.resume()}
+        done = {q["id"]: q for q in (journal.read() if peek else journal.resume())}
         metric = ExecutionMetric({r.id: r for r in records}, GoldCache(program.runtime.endpoint))
         return cls(program, report, path, False, metric, journal, done)
 

@@ -139,6 +139,11 @@ def test_versions_take_turns_so_a_stopped_compare_leaves_them_level(kb_store, tm
         run_evals(["zero-shot", "static-rag"], "dev", on_result=stop_after_three, **options)
     ids = [r.id for r in records]
     assert order == [("zero-shot", ids[0]), ("static-rag", ids[0]), ("zero-shot", ids[1])]
+    calls = len(lm.history)
+    so_far = run_evals(["zero-shot", "static-rag"], "dev", so_far=True, **options)
+    assert [[q["id"] for q in report.questions] for report, _, _ in so_far] == [ids[:1], ids[:1]]
+    assert so_far[0][0].split == "dev[:3] (so far: 1)" and len(lm.history) == calls
+    assert len(list((tmp_path / "artifacts").rglob("*.partial.jsonl"))) == 2  # peeking keeps the journals
     results = run_evals(["zero-shot", "static-rag"], "dev", **options)
     assert [[q["id"] for q in report.questions] for report, _, _ in results] == [ids, ids]
     assert len(lm.history) == 6 and not list((tmp_path / "artifacts").rglob("*.partial.jsonl"))
