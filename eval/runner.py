@@ -230,7 +230,8 @@ class _Run:
 def _track(report: Report, path: Path, tracking_uri: str | None) -> None:
     from nl2sparql.optimize import tracking
 
-    params = {"version": report.version, "split": report.split, "lm": report.lm, "kb_fingerprint": report.kb_fingerprint}
+    params = {"version": report.version, "split": report.split, "lm": report.lm, "kb_fingerprint": report.kb_fingerprint,
+              "code_fingerprint": report.code_fingerprint}
     with tracking.run("eval", tracking_uri, params) as (mlflow, _):
         for key, value in report.summary().items():
             mlflow.log_metric(key, float(value))
