@@ -3,7 +3,8 @@
 A long run on a local model takes hours; when it is stopped (Ctrl-C, a closed laptop, a killed job) the
 questions already scored stay in the journal and the next run of the same (version, split, LM, KB) goes on
 from there. The first line is a header; a journal whose header differs (another dataset, another KB, or
-changed program code, so that one report never mixes answers of two programs) is not resumed. A last line cut short by a kill is dropped. The finished report replaces the journal.
+changed program code, so that one report never mixes answers of two programs) is not resumed. A last line
+cut short by a kill is dropped. The finished report replaces the journal.
 """
 
 from __future__ import annotations

@@ -100,3 +100,12 @@ def test_a_dialect_word_reaches_generation_with_its_tag_and_an_italian_tag_is_fi
     assert [a.outcome for a in out.attempts] == ["empty", "ok"] and out.attempts[1].step == "fix:dialect-tag"
     assert out.ok and out.rows and len(lm.history) == 1
     assert out.notes == ["'rezdôra' è una parola del lessico parmigiano"]
+
+
+def test_the_analyze_tool_reports_the_dialect_words_the_program_spots(endpoint):
+    from nl2sparql.serve.tools import Toolbox
+
+    toolbox = Toolbox(runtime=Runtime(endpoint=endpoint, lexicon=LEXICON, dialect_lexicons=DIALECTS))
+    out = toolbox.analyze_patterns("Che cosa vuol dire in italiano il parmigiano rezdôra?")
+    assert out["entities"] == [] and out["dialects"] == ["parmigiano"]
+    assert [(g["form"], g["dialect"]) for g in out["grounding"]] == [("rezdôra", "parmigiano")]
