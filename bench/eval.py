@@ -1,7 +1,7 @@
 """The evaluation the project reports: baselines against a compiled version on test, then on generalization.
 
     python bench/eval.py [--versions zero-shot,static-rag,shipped] [--splits test,generalization]
-                         [--lm local/qwen-1.5b] [--limit N] [--threads N] [--so-far]
+                         [--lm local/qwen-1.5b] [--limit N] [--threads N] [--so-far] [--root DIR]
 
 For each split: `nl2sparql.eval.compare(versions, split)` (reports reused when they exist, written beside
 the versions otherwise, each an MLflow run), then per version execution accuracy, mean F1, valid-SPARQL
@@ -10,12 +10,19 @@ paired bootstrap 95% CI of the F1 difference. The Markdown report and the chart 
 last version's reports. --limit takes the first N questions of each split (the figures say so). A stopped
 run resumes from its journals: run the same command again. --so-far runs nothing and prints the figures
 on the questions every version has answered so far (reports and journals of runs still going).
+
+Reports and journals go to bench/eval-runs/ in the repository by default (--root), not to the artifact
+root: the project's recorded evaluation is committed with the code, so a run stopped on one machine goes on
+from its journals on another, as long as the code fingerprint in their headers still matches.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
+
+RUNS = Path(__file__).resolve().parent / "eval-runs"
 
 
 def main() -> None:
@@ -27,6 +34,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="CPU threads of the local model")
     parser.add_argument("--so-far", action="store_true",
                         help="run nothing: figures on the questions every version has answered so far")
+    parser.add_argument("--root", type=Path, default=RUNS,
+                        help="where reports and journals go (default: bench/eval-runs in the repository)")
     args = parser.parse_args()
 
     from nl2sparql.eval.comparison import compare_reports, write_outputs
@@ -37,13 +46,13 @@ def main() -> None:
     lm = resolve_lm(args.lm, cache=False, n_threads=args.threads)
     for split in [s.strip() for s in args.splits.split(",") if s.strip()]:
         started = time.perf_counter()
-        reports = [r for r, _, _ in run_evals(versions, split, lm=lm, limit=args.limit,
+        reports = [r for r, _, _ in run_evals(versions, split, lm=lm, limit=args.limit, root=args.root,
                                               on_result=None if args.so_far else _progress, so_far=args.so_far)]
         if not reports[0].questions:
             print(f"\n{split}: no question answered by every version yet")
             continue
         comparison = compare_reports(reports)
-        markdown, chart = write_outputs(comparison, report_dir(versions[-1]))
+        markdown, chart = write_outputs(comparison, report_dir(versions[-1], args.root))
         shown = f"first {args.limit}" if args.limit else "all"
         if args.so_far:
             shown = f"{len(reports[0].questions)} of the {split}"

@@ -109,14 +109,10 @@ class NL2SPARQL(dspy.Module):
         names a dialect, its dialect words are spotted and given with their language tag."""
         if not self.settings.ground_entities or not (analysis.entities or analysis.dialects):
             return []
-        from nl2sparql.retrieval.grounding import ground_words, spot_dialect_words
+        from nl2sparql.retrieval.grounding import ground_question
 
-        lexicon, dialects = self.runtime.lexicon, self.runtime.dialect_lexicons
-        words = list(analysis.entities)
-        if analysis.dialects:
-            words += [w for w in spot_dialect_words(question, lexicon, dialects, analysis.dialects)
-                      if w not in words]
-        grounding = ground_words(lexicon, words, dialects, analysis.dialects)
+        grounding = ground_question(question, analysis.entities, analysis.dialects, self.runtime.lexicon,
+                                    self.runtime.dialect_lexicons)
         analysis.entities = tuple(g.form or g.typed for g in grounding)
         unknown = [g.typed for g in grounding if not g.known]
         dialect_words = [f"{g.literal} ({g.dialect})" for g in grounding if g.dialect]

@@ -101,6 +101,12 @@ class Lexicon:
         return cls(cell.value.split("\n") if cell is not None else ())
 
     def ground(self, word: str, limit: int = 3) -> Grounding:
+        """The word's written form in the bank; for a word the bank lacks, the closest forms as suggestions."""
+        found = self.lookup(word)
+        return found if found.known else Grounding(found.typed, None, "unknown", self.suggest(found.typed, limit))
+
+    def lookup(self, word: str) -> Grounding:
+        """The word's written form in the bank (exact, then ignoring case, then accents); no suggestions."""
         word = word.strip()
         if word in self.forms:
             return Grounding(word, word, "exact")
@@ -108,7 +114,7 @@ class Lexicon:
             found = index.get(key)
             if found:
                 return Grounding(word, _prefer(found, word), match)
-        return Grounding(word, None, "unknown", self.suggest(word, limit))
+        return Grounding(word, None, "unknown")
 
     def suggest(self, word: str, limit: int = 3) -> tuple[str, ...]:
         """The closest forms: fewest edits first, then the most letters in common (so a missing double
@@ -150,15 +156,24 @@ def ground_words(lexicon: Lexicon, words: Iterable[str], dialects: dict[str, Lex
     order = named + [d for d in (dialects or {}) if d not in named]
     grounded = []
     for word in (w for w in words if w.strip()):
-        found = lexicon.ground(word)
+        found = lexicon.lookup(word)
         if found.match not in ("exact", "case"):
             for name in order:
-                hit = dialects[name].ground(word)
+                hit = dialects[name].lookup(word)
                 if hit.match in ("exact", "case") or (hit.known and not found.known):
                     found = Grounding(hit.typed, hit.form, hit.match, dialect=name)
                     break
-        grounded.append(found)
+        grounded.append(found if found.known else lexicon.ground(word))
     return grounded
+
+
+def ground_question(question: str, entities: Iterable[str], named_dialects: Iterable[str], lexicon: Lexicon,
+                    dialects: dict[str, Lexicon]) -> list[Grounding]:
+    """The words a question names, and, when it names a dialect, its unquoted dialect words, each grounded."""
+    words, named = list(entities), list(named_dialects)
+    if named:
+        words += [w for w in spot_dialect_words(question, lexicon, dialects, named) if w not in words]
+    return ground_words(lexicon, words, dialects, named) if words else []
 
 
 def spot_dialect_words(question: str, lexicon: Lexicon, dialects: dict[str, Lexicon], named: Iterable[str]) -> list[str]:
@@ -166,8 +181,8 @@ def spot_dialect_words(question: str, lexicon: Lexicon, dialects: dict[str, Lexi
     three letters or more that the dialect's bank has and the Italian bank has not."""
     found = []
     for word in _WORD.findall(question):
-        if len(word) < 3 or lexicon.ground(word).match in ("exact", "case"):
+        if len(word) < 3 or lexicon.lookup(word).match in ("exact", "case"):
             continue
-        if any(dialects[d].ground(word).match in ("exact", "case") for d in named if d in dialects):
+        if any(dialects[d].lookup(word).match in ("exact", "case") for d in named if d in dialects):
             found.append(word)
     return list(dict.fromkeys(found))

@@ -15,7 +15,8 @@ CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "pattern_cues.json"
 STRONG, WEAK, LABEL_AT = 1.0, 0.5, 0.75
 _QUOTED = re.compile(r"«([^»]+)»|“([^”]+)”|\"([^\"]+)\"|(?:^|(?<=[\s(]))'([^']+)'(?=[\s.,;:?!)]|$)")
 _STOP = {"il", "lo", "la", "i", "gli", "le", "un", "una", "uno", "di", "del", "della", "the", "a", "an", "of",
-         "che", "which", "that", "is", "è", "in", "per", "for", "con", "with"}
+         "che", "which", "that", "is", "è", "in", "per", "for", "con", "with", "quale", "quali", "più", "more",
+         "italian", "italiano", "italiana", "italiani", "italiane", "siciliano", "siciliana", "sicilian"}
 
 
 @dataclass(frozen=True)

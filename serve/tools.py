@@ -68,16 +68,12 @@ class Toolbox:
     def analyze_patterns(self, question: str) -> dict[str, Any]:
         """The query patterns a question needs, the words it names (grounded in the lemma bank, dialect words
         spotted as the program spots them), its dialects."""
-        from nl2sparql.retrieval.grounding import ground_words, spot_dialect_words
+        from nl2sparql.retrieval.grounding import ground_question
         from nl2sparql.retrieval.patterns import analyze_patterns
 
         analysis = analyze_patterns(question)
-        words = list(analysis.entities)
-        if analysis.dialects:
-            lexicon, dialects = self.runtime.lexicon, self.runtime.dialect_lexicons
-            words += [w for w in spot_dialect_words(question, lexicon, dialects, analysis.dialects) if w not in words]
-        grounding = ground_words(self.runtime.lexicon, words, self.runtime.dialect_lexicons,
-                                 analysis.dialects) if words else []
+        grounding = ground_question(question, analysis.entities, analysis.dialects, self.runtime.lexicon,
+                                    self.runtime.dialect_lexicons)
         return {"patterns": list(analysis.labels), "scores": {k: round(v, 3) for k, v in analysis.scores.items() if v},
                 "entities": list(analysis.entities), "dialects": list(analysis.dialects),
                 "grounding": [g.to_json() for g in grounding]}

@@ -6,7 +6,8 @@ from dspy.utils.dummies import DummyLM
 
 from nl2sparql.modules.program import NL2SPARQL, ProgramSettings
 from nl2sparql.modules.runtime import Runtime
-from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons, fold, ground_words, spot_dialect_words
+from nl2sparql.retrieval.grounding import (Lexicon, dialect_lexicons, fold, ground_question, ground_words,
+                                          spot_dialect_words)
 
 LEXICON = Lexicon(["casa", "Casa", "calza", "città", "perché", "tristezza", "triste", "Roma", "acqua", "gatto", "dato"])
 CASA = PREFIXES + 'SELECT ?l WHERE { GRAPH <http://liita.it/data> { ?l ontolex:writtenRep "casa"@it } }'
@@ -76,6 +77,20 @@ def test_unquoted_dialect_words_are_spotted_when_the_question_names_the_dialect(
     assert spot_dialect_words(question, LEXICON, DIALECTS, ["parmigiano"]) == ["rezdôra"]
     assert spot_dialect_words(question, LEXICON, DIALECTS, ["sicilian"]) == []
     assert spot_dialect_words("Il siciliano «casa» è italiano?", LEXICON, DIALECTS, ["sicilian"]) == []
+
+
+def test_a_question_grounds_its_named_words_and_its_spotted_dialect_words_once():
+    question = "Il parmigiano rezdôra traduce la parola caza?"
+    found = ground_question(question, ("caza",), ("parmigiano",), LEXICON, DIALECTS)
+    assert [(g.typed, g.dialect) for g in found] == [("caza", None), ("rezdôra", "parmigiano")]
+    assert found[0].suggestions == ("calza", "casa")  # an unknown word still gets suggestions
+    assert ground_question("Buongiorno", (), (), LEXICON, DIALECTS) == []
+
+
+def test_lookup_gives_no_suggestions_and_ground_does():
+    assert LEXICON.lookup("caza").suggestions == () and not LEXICON.lookup("caza").known
+    assert LEXICON.ground("caza").suggestions == ("calza", "casa")
+    assert LEXICON.lookup("citta").form == "città"
 
 
 def test_dialect_banks_read_from_the_real_store(endpoint):

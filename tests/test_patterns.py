@@ -36,3 +36,16 @@ def test_plain_question_gets_no_strong_labels():
 
 def test_italian_apostrophes_are_not_quotes():
     assert extract_entities("Qual è l'emozione della parola amore?") == ("amore",)
+
+
+@pytest.mark.parametrize("question,entities", [
+    ("Quali parole siciliane traducono ragazzo?", ("ragazzo",)),
+    ("Which Sicilian words translate ragazzo?", ("ragazzo",)),
+    ("In quanti modi diversi si dice donna in parmigiano?", ("donna",)),
+    ("Come si traduce acqua in parmigiano?", ("acqua",)),
+    ("Is picciottu a Sicilian translation of ragazzo?", ("ragazzo",)),
+    ("Quali parole siciliane traducono più di una parola italiana?", ()),  # question words are not entities
+    ("Qual è il lemma siciliano che traduce uomo?", ("uomo",)),
+])
+def test_translation_cues_name_the_word_to_translate(question, entities):
+    assert extract_entities(question) == entities
