@@ -3,8 +3,8 @@
     python bench/eval.py [--versions zero-shot,static-rag,shipped] [--splits test,generalization]
                          [--lm local/qwen-1.5b] [--limit N] [--threads N] [--so-far] [--root DIR]
 
-For each split: `nl2sparql.eval.compare(versions, split)` (reports reused when they exist, written beside
-the versions otherwise, each an MLflow run), then per version execution accuracy, mean F1, valid-SPARQL
+For each split: `nl2sparql.eval.compare(versions, split)` (reports reused when they exist, written under
+--root otherwise, each an MLflow run), then per version execution accuracy, mean F1, valid-SPARQL
 rate, LM calls and tokens per question, and per pair the exact McNemar p-value on exact match and the
 paired bootstrap 95% CI of the F1 difference. The Markdown report and the chart are written beside the
 last version's reports. --limit takes the first N questions of each split (the figures say so). A stopped
