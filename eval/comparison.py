@@ -9,6 +9,7 @@ from pathlib import Path
 from nl2sparql.files import atomic_open, write_text_atomic
 from nl2sparql.data.dataset import PATTERNS
 from nl2sparql.errors import Nl2SparqlError
+from nl2sparql.eval.outcomes import OUTCOMES
 from nl2sparql.eval.runner import Report
 from nl2sparql.eval.stats import mcnemar_exact, paired_bootstrap_ci
 
@@ -37,6 +38,7 @@ class Comparison:
 
     def to_json(self) -> dict:
         return {"overall": self.overall, "per_pattern": self.per_pattern,
+                "outcomes": {r.version: r.outcomes() for r in self.reports},
                 "tests": [{"baseline": t.baseline, "other": t.other, "won": [w["id"] for w in t.won],
                            "lost": [w["id"] for w in t.lost], "mcnemar_p": t.mcnemar_p, "f1_delta": t.f1_delta,
                            "f1_ci": list(t.f1_ci)} for t in self.tests]}
@@ -54,6 +56,9 @@ class Comparison:
         lines += ["", "| pattern | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
         for pattern, by_version in self.per_pattern.items():
             lines.append(f"| {pattern} | " + " | ".join(f"{by_version.get(n, 0.0):.3f}" for n in names) + " |")
+        counts = [r.outcomes() for r in self.reports]
+        lines += ["", "| outcome | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+        lines += [f"| {name} | " + " | ".join(str(c[name]) for c in counts) + " |" for name in OUTCOMES]
         for test in self.tests:
             lines += ["", f"## {test.other} vs {test.baseline}", "",
                       f"exact McNemar p = {test.mcnemar_p:.4f} (won {len(test.won)}, lost {len(test.lost)}); "

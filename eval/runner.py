@@ -22,6 +22,7 @@ from nl2sparql.files import write_text_atomic
 from nl2sparql.artifacts.store import SHIPPED, artifact_root, effective_name
 from nl2sparql.data.dataset import PATTERNS, Record, dataset_hash, load_dataset
 from nl2sparql.eval.journal import Journal, code_fingerprint, journal_path
+from nl2sparql.eval.outcomes import OUTCOMES, count_outcomes
 from nl2sparql.eval.score import summarise
 from nl2sparql.errors import DatasetError
 from nl2sparql.modules.program import ProgramSettings
@@ -57,11 +58,16 @@ class Report:
     def per_language(self) -> dict[str, dict[str, float]]:
         return {lang: summarise([q for q in self.questions if q["language"] == lang]) for lang in ("it", "en")}
 
+    def outcomes(self) -> dict[str, int]:
+        """Questions per outcome (right, partly right, or why wrong): see `eval.outcomes`."""
+        return count_outcomes(self.questions)
+
     def to_json(self) -> dict[str, Any]:
         return {"version": self.version, "split": self.split, "lm": self.lm, "kb_fingerprint": self.kb_fingerprint,
                 "dataset_hash": self.dataset_hash, "created_at": self.created_at,
                 "code_fingerprint": self.code_fingerprint, "summary": self.summary(),
-                "per_pattern": self.per_pattern(), "per_language": self.per_language(), "questions": self.questions}
+                "per_pattern": self.per_pattern(), "per_language": self.per_language(),
+                "outcomes": self.outcomes(), "questions": self.questions}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Report:
@@ -81,6 +87,8 @@ class Report:
         lines += ["", "| language | n | accuracy | mean F1 |", "|---|---|---|---|"]
         lines += [f"| {lang} | {v['questions']} | {v.get('execution_accuracy', 0):.3f} | {v.get('mean_f1', 0):.3f} |"
                   for lang, v in self.per_language().items()]
+        lines += ["", "| outcome | n | meaning |", "|---|---|---|"]
+        lines += [f"| {name} | {n} | {OUTCOMES[name]} |" for name, n in self.outcomes().items()]
         return "\n".join(lines) + "\n"
 
 

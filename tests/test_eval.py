@@ -38,6 +38,8 @@ def test_compare_computes_deltas_and_the_exact_mcnemar_p_value(tmp_path):
     assert comparison.per_pattern["translation"] == {"zero-shot": pytest.approx(0.4), "v1": pytest.approx(0.8)}
     markdown, chart = write_outputs(comparison, tmp_path)
     assert "+0.600" in markdown.read_text() and chart.stat().st_size > 1000
+    assert "| wrong_answer | 7 | 1 |" in markdown.read_text()
+    assert comparison.to_json()["outcomes"]["v1"]["exact"] == 9
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([markdown.name, chart.name])
 
 
@@ -53,7 +55,10 @@ def test_compare_refuses_different_splits_or_kbs_unless_allowed():
 def test_report_files_are_written_atomically(tmp_path):
     path = tmp_path / "reports" / "test.json"
     save_report(report("v1", [True, False]), path)
-    assert json.loads(path.read_text())["summary"]["execution_accuracy"] == 0.5
+    saved = json.loads(path.read_text())
+    assert saved["summary"]["execution_accuracy"] == 0.5
+    assert (saved["outcomes"]["exact"], saved["outcomes"]["wrong_answer"]) == (1, 1)
+    assert "| wrong_answer | 1 |" in path.with_suffix(".md").read_text()
     assert "| execution_accuracy | 0.500 |" in path.with_suffix(".md").read_text()
     assert sorted(p.name for p in path.parent.iterdir()) == ["test.json", "test.md"]
 
