@@ -19,6 +19,11 @@ from nl2sparql.kb.results import QueryResult, Term
 _SLICE = re.compile(r"(\s*(?:LIMIT|OFFSET)\s+\d+)+\s*$", re.IGNORECASE)
 _NUMERIC = ("integer", "decimal", "double", "float", "long", "int", "short", "nonNegativeInteger")
 
+# Why a valid prediction scores zero (eval.outcomes classifies scored questions by these).
+GOLD_IS_ASK = "gold is an ASK query; the prediction is not"
+PREDICTION_IS_ASK = "the prediction is an ASK query; gold is not"
+NO_MATCHING_COLUMN = "no predicted column matches"
+
 
 @dataclass(frozen=True)
 class Score:
@@ -82,17 +87,17 @@ def compare(gold: QueryResult, variables: AnswerVariables, predicted: QueryResul
     """Precision, recall, F1 and exact match of a predicted result against the gold result."""
     if gold.boolean is not None:
         if predicted.boolean is None:
-            return Score.zero("gold is an ASK query; the prediction is not")
+            return Score.zero(GOLD_IS_ASK)
         same = predicted.boolean == gold.boolean
         return Score(float(same), float(same), float(same), same)
     if predicted.boolean is not None:
-        return Score.zero("the prediction is an ASK query; gold is not")
+        return Score.zero(PREDICTION_IS_ASK)
     wanted = [v for v in (*variables.answer, *variables.aggregates) if v in gold.variables] or list(gold.variables)
     if not gold.rows and not predicted.rows:
         return Score(1.0, 1.0, 1.0, True)
     mapping = _map_columns(gold, wanted, predicted)
     if mapping is None:
-        return Score.zero("no predicted column matches " + ", ".join(f"?{v}" for v in wanted))
+        return Score.zero(NO_MATCHING_COLUMN + " " + ", ".join(f"?{v}" for v in wanted))
     gold_rows = Counter(zip(*(_column(gold, v) for v in wanted)))
     predicted_rows = Counter(zip(*(_column(predicted, mapping[v]) for v in wanted)))
     overlap = sum((gold_rows & predicted_rows).values())

@@ -7,8 +7,10 @@ misses an answer column, it answers nothing, or it answers other rows).
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from nl2sparql.eval.metric import GOLD_IS_ASK, NO_MATCHING_COLUMN, PREDICTION_IS_ASK
+from nl2sparql.kb.guard import check
 
 OUTCOMES: dict[str, str] = {
     "exact": "the gold answer",
@@ -21,15 +23,12 @@ OUTCOMES: dict[str, str] = {
     "failed": "the query or its scoring failed (timeout, endpoint error)",
 }
 
-# The starts of the reasons `eval.metric.compare` gives for a zero score.
-_MISSING_COLUMN = "no predicted column matches"
-_QUERY_FORM = ("gold is an ASK query", "the prediction is an ASK query")
-_PROLOGUE = re.compile(r"^\s*(?:#[^\n]*\n\s*|(?:PREFIX\s+[^\s:]*:|BASE)\s*<[^>]*>\s*)*", re.IGNORECASE)
 
 
-def is_ask(sparql: str) -> bool:
-    """Whether a query is an ASK query (its form after the PREFIX/BASE prologue)."""
-    return sparql[_PROLOGUE.match(sparql).end():].lstrip().upper().startswith("ASK")
+def _gold_is_ask(question: dict[str, Any]) -> bool:
+    """The gold query's form, as the read-only guard parses it (gold queries pass the guard to be scored)."""
+    gold = question.get("gold_sparql", "")
+    return bool(gold.strip()) and check(gold).form == "ASK"
 
 
 def outcome(question: dict[str, Any]) -> str:
@@ -39,15 +38,15 @@ def outcome(question: dict[str, Any]) -> str:
     if not question["valid"]:
         return "invalid"
     error = question.get("error", "")
-    if error.startswith(_MISSING_COLUMN):
+    if error.startswith(NO_MATCHING_COLUMN):
         return "missing_column"
-    if error.startswith(_QUERY_FORM):
+    if error in (GOLD_IS_ASK, PREDICTION_IS_ASK):
         return "query_form"
     if error:
         return "failed"
     if question["f1"] > 0:
         return "partial"
-    if question["rows"] == 0 and not is_ask(question.get("gold_sparql", "")):
+    if question["rows"] == 0 and not _gold_is_ask(question):
         return "empty"
     return "wrong_answer"
 

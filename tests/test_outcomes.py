@@ -4,7 +4,7 @@ import pytest
 
 from nl2sparql.data.dataset import AnswerVariables
 from nl2sparql.eval.metric import Score, compare
-from nl2sparql.eval.outcomes import OUTCOMES, count_outcomes, is_ask, outcome
+from nl2sparql.eval.outcomes import OUTCOMES, count_outcomes, outcome
 from nl2sparql.kb.results import QueryResult, Term
 
 SELECT_GOLD = "PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\nSELECT ?word WHERE { ?l ontolex:writtenRep ?word }"
@@ -23,6 +23,7 @@ def scored(score: Score, rows: int, valid: bool = True, gold: str = SELECT_GOLD)
 GOLD = words("casa", "cane")
 WORD = AnswerVariables(answer=("word",))
 TWO_COLUMNS = QueryResult(("word", "pos"), ((Term("literal", "casa"), Term("literal", "noun")),))
+ASK_TRUE = QueryResult((), boolean=True)
 
 
 @pytest.mark.parametrize("gold, predicted, rows, expected", [
@@ -30,9 +31,9 @@ TWO_COLUMNS = QueryResult(("word", "pos"), ((Term("literal", "casa"), Term("lite
     (GOLD, words("casa", "gatto"), 2, "partial"),
     (GOLD, words("gatto"), 1, "wrong_answer"),
     (GOLD, words(), 0, "empty"),
-    (QueryResult(("word", "pos"), TWO_COLUMNS.rows), words("casa"), 1, "missing_column"),
-    (QueryResult((), boolean=True), words("casa"), 1, "query_form"),
-    (GOLD, QueryResult((), boolean=True), 0, "query_form"),
+    (TWO_COLUMNS, words("casa"), 1, "missing_column"),
+    (ASK_TRUE, words("casa"), 1, "query_form"),
+    (GOLD, ASK_TRUE, 0, "query_form"),
 ])
 def test_each_score_of_the_metric_falls_in_its_outcome(gold, predicted, rows, expected):
     variables = WORD if gold.variables == ("word",) else AnswerVariables(answer=gold.variables)
@@ -40,18 +41,14 @@ def test_each_score_of_the_metric_falls_in_its_outcome(gold, predicted, rows, ex
 
 
 def test_a_wrong_ask_boolean_is_a_wrong_answer_not_an_empty_one():
-    score = compare(QueryResult((), boolean=True), AnswerVariables(), QueryResult((), boolean=False))
+    score = compare(ASK_TRUE, AnswerVariables(), QueryResult((), boolean=False))
     assert outcome(scored(score, 0, gold=ASK_GOLD)) == "wrong_answer"
+    assert outcome(scored(score, 0, gold=SELECT_GOLD)) == "empty"
 
 
 def test_invalid_and_failed_queries():
     assert outcome(scored(Score.zero("syntax: malformed SPARQL"), 0, valid=False)) == "invalid"
     assert outcome(scored(Score.zero("the query timed out after 10 s"), 0)) == "failed"
-
-
-def test_is_ask_reads_past_comments_and_prefixes():
-    assert is_ask(ASK_GOLD) and is_ask("ask {}") and is_ask("PREFIX : <http://x/> ASK { ?s ?p ?o }")
-    assert not is_ask(SELECT_GOLD) and not is_ask("PREFIX ask: <http://x/> SELECT * { ?s ?p ?o }")
 
 
 def test_counts_have_every_outcome_in_order():
