@@ -21,7 +21,8 @@ class _Group(click.Group):
         except Nl2SparqlError as error:
             if ctx.find_root().params.get("debug"):
                 raise
-            click.secho(f"error: {error}", fg="red", err=True)
+            message = " ".join(str(error).split())  # one line, whatever the input echoed in it
+            click.secho(f"error: {message}", fg="red", err=True)
             ctx.exit(2)
 
 
@@ -103,7 +104,7 @@ def kb_stats(store_path: Path | None, as_json: bool) -> None:
 
 
 @kb.command("query")
-@click.argument("query_file", type=click.File("r", encoding="utf-8"))
+@click.argument("query_file", type=click.File("rb"))
 @_store_option
 @click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the embedded store.")
 @click.option("--timeout", "timeout_s", type=float, default=30.0, show_default=True, help="Seconds before the query is stopped.")
@@ -114,21 +115,37 @@ def kb_query(query_file, store_path: Path | None, url: str | None, timeout_s: fl
     """Run a read-only SPARQL query from QUERY_FILE ('-' reads standard input)."""
     from nl2sparql.kb.endpoint import EndpointConfig, open_endpoint
 
-    endpoint = open_endpoint(EndpointConfig(url=url, store_path=store_path, timeout_s=timeout_s, row_cap=row_cap))
+    config = EndpointConfig(url=url, store_path=store_path, timeout_s=timeout_s, row_cap=row_cap)
+    query = _read_text(query_file)
+    endpoint = open_endpoint(config)
     try:
-        result = endpoint.execute(query_file.read())
+        result = endpoint.execute(query)
     finally:
         endpoint.close()
+    from nl2sparql.kb.guard import check
+
+    note = check(query, config.limits).note  # cached: the guard already read this query
     if as_json:
-        click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        click.echo(json.dumps({**result.to_json(), "notes": [note] if note else []}, indent=2, ensure_ascii=False))
         return
     from nl2sparql.kb.tables import result_table
 
     console = _console()
+    if note:
+        _console(stderr=True).print(f"[yellow]{note}[/yellow]")
     console.print(result_table(result))
     if result.truncated:
         reason = f"timed out after {timeout_s:g} s" if result.timed_out else f"row cap {row_cap}"
         console.print(f"[yellow]truncated: {reason}[/yellow]")
+
+
+def _read_text(stream) -> str:
+    """A query file's text: UTF-8 (a BOM allowed), or a one-line error."""
+    name = getattr(stream, "name", "the query file")
+    try:
+        return stream.read().decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise Nl2SparqlError(f"{name} is not UTF-8 text (byte {error.start}): save the query as UTF-8") from None
 
 
 @main.group(cls=_Group)

@@ -35,3 +35,7 @@ class LMConfigError(Nl2SparqlError):
 
 class ArtifactError(Nl2SparqlError):
     """A compiled program cannot be found or loaded: unknown version, corrupt manifest, incompatible save."""
+
+
+class InputError(Nl2SparqlError):
+    """A tool or option got a value of the wrong type, size or range."""

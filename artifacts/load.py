@@ -36,6 +36,12 @@ def _build(state: Path | None, *, lm: str | None = None, endpoint: str | None = 
     runtime = runtime or Runtime(RuntimeConfig(endpoint=EndpointConfig(url=endpoint, store_path=store)))
     program = NL2SPARQL(settings, runtime)
     if state is not None:
-        program.load(str(state))
+        try:
+            program.load(str(state))
+        except Exception as error:  # a save edited or cut short after the version was checked
+            from nl2sparql.errors import ArtifactError
+
+            line = (str(error).splitlines() or [type(error).__name__])[0]
+            raise ArtifactError(f"the saved program {state} cannot be loaded: {line}") from None
     program.set_lm(lm_object if lm_object is not None else resolve_lm(lm))
     return program

@@ -20,6 +20,7 @@ from nl2sparql.errors import ArtifactError
 from nl2sparql.kb.endpoint import default_home
 
 _VERSION = re.compile(r"^v(\d+)$")
+_TAG = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]{0,63}$")
 PROGRAM_FILE = "program.json"
 MANIFEST_FILE = "manifest.json"
 TAGS_FILE = "tags.json"
@@ -73,9 +74,29 @@ def read_tags(root: Path | None = None) -> dict[str, str]:
         return {}
     try:
         tags = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ArtifactError(f"corrupt tags file {path}: {_first_line(error)}; fix or delete it") from None
+    if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
+        raise ArtifactError(f"corrupt tags file {path}: expected an object of tag → version; fix or delete it")
+    return {str(k): v for k, v in tags.items()}
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).splitlines() or [type(error).__name__])[0]
+
+
+def _read_json(path: Path, resolved: str) -> Any:
+    """A version file's JSON, or a one-line ArtifactError saying which version is corrupt and how."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ArtifactError(f"version {resolved} is corrupt: {path} is missing") from None
+    except UnicodeDecodeError:
+        raise ArtifactError(f"version {resolved} is corrupt: {path.name} is not UTF-8 text") from None
     except json.JSONDecodeError as error:
-        raise ArtifactError(f"corrupt tags file {path}: {error}") from None
-    return {str(k): str(v) for k, v in tags.items()}
+        raise ArtifactError(f"version {resolved} is corrupt: {path.name} does not parse ({error})") from None
+    except OSError as error:
+        raise ArtifactError(f"version {resolved} cannot be read: {path.name}: {_first_line(error)}") from None
 
 
 def _write_json_atomic(path: Path, data: Any) -> None:
@@ -101,20 +122,17 @@ def open_version(name: str, root: Path | None = None) -> Version:
     root = root or artifact_root()
     resolved = resolve_name(name, root)
     path = root / resolved
-    try:
-        manifest = json.loads((path / MANIFEST_FILE).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ArtifactError(f"version {resolved} is corrupt: {path / MANIFEST_FILE} is missing") from None
-    except json.JSONDecodeError as error:
-        raise ArtifactError(f"version {resolved} is corrupt: manifest.json does not parse ({error})") from None
+    manifest = _read_json(path / MANIFEST_FILE, resolved)
+    if not isinstance(manifest, dict):
+        raise ArtifactError(f"version {resolved} is corrupt: manifest.json is not a JSON object")
     missing = [key for key in REQUIRED if key not in manifest]
     if missing:
         raise ArtifactError(f"version {resolved} is corrupt: manifest.json lacks {', '.join(missing)}")
     if manifest["program_format"] != PROGRAM_FORMAT:
         raise ArtifactError(f"version {resolved} was saved in program format {manifest['program_format']}; this "
                             f"nl2sparql reads format {PROGRAM_FORMAT}: recompile it with `nl2sparql optimize run`")
-    if not (path / PROGRAM_FILE).is_file():
-        raise ArtifactError(f"version {resolved} is corrupt: {path / PROGRAM_FILE} is missing")
+    if not isinstance(_read_json(path / PROGRAM_FILE, resolved), dict):  # a truncated save fails here, not in ask
+        raise ArtifactError(f"version {resolved} is corrupt: {PROGRAM_FILE} is not a JSON object")
     return Version(resolved, path, manifest)
 
 
@@ -176,7 +194,10 @@ def _save_without_lms(program, path: Path) -> None:
 def tag_version(name: str, tag: str, root: Path | None = None) -> str:
     root = root or artifact_root()
     if tag in ("latest", "uncompiled", SHIPPED) or _VERSION.match(tag):
-        raise ArtifactError(f"'{tag}' cannot be a tag: it reads as a version name")
+        raise ArtifactError(f"{tag!r} cannot be a tag: it reads as a version name")
+    if not _TAG.fullmatch(tag):
+        raise ArtifactError(f"{tag!r} cannot be a tag: use letters, digits, '-', '_' and '.', starting with a letter "
+                            "(64 characters at most)")
     resolved = open_version(name, root).name
     tags = read_tags(root)
     tags[tag] = resolved

@@ -11,6 +11,7 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -20,7 +21,7 @@ from nl2sparql.kb.cache import ResultCache
 from nl2sparql.kb.endpoint import EndpointConfig
 from nl2sparql.kb.guard import check
 from nl2sparql.kb.results import QueryResult, Term
-from nl2sparql.kb.service import rewrite_services_as_graph
+from nl2sparql.kb.service import local_query
 from nl2sparql.kb.vocab import COMPLIT_SERVICE
 
 STORE_DIR = "oxigraph"
@@ -42,7 +43,11 @@ def read_manifest(store_path: Path) -> dict:
 
 
 class EmbeddedEndpoint:
-    """Runs guarded queries on the embedded store through a worker process (real timeouts)."""
+    """Runs guarded queries on the embedded store through a worker process (real timeouts).
+
+    One worker answers one query at a time: callers on several threads (the web page, the MCP server) take
+    turns, so nobody reads another caller's rows.
+    """
 
     def __init__(self, config: EndpointConfig | None = None) -> None:
         config = config or EndpointConfig()
@@ -52,22 +57,36 @@ class EmbeddedEndpoint:
         self.manifest = read_manifest(self.path)
         self._process: subprocess.Popen | None = None
         self._conn: Connection | None = None
+        self._lock = threading.Lock()
+        self.isolated = False  # whether the worker runs without a network (known once it started)
 
     def fingerprint(self) -> str:
         return self.manifest["fingerprint"]
 
     def execute(self, query: str) -> QueryResult:
+        started = time.perf_counter()  # the guard's parse and the wait for the worker count against the timeout
         checked = check(query, self.config.limits)
-        return self._cache.fetch(self.fingerprint(), checked.text, lambda: self._run(checked))
+        return self._cache.fetch(self.fingerprint(), checked.text, lambda: self._run(checked, started))
 
-    def _run(self, checked) -> QueryResult:
-        text = rewrite_services_as_graph(checked.text, list(checked.services))
-        conn = self._ensure_worker()
-        started = time.perf_counter()
-        conn.send((text, self.config.row_cap, bool(checked.services)))
-        return self._collect(conn, started)
+    def _run(self, checked, started: float) -> QueryResult:
+        text = local_query(checked.text, list(checked.services))
+        remaining = started + self.config.timeout_s - time.perf_counter()
+        if remaining <= 0 or not self._lock.acquire(timeout=remaining):
+            return self._result([], [], started, truncated=True, timed_out=True)
+        try:
+            before = time.perf_counter()
+            conn = self._ensure_worker()
+            started += time.perf_counter() - before  # starting the worker (once) is not the query's time
+            conn.send((text, self.config.row_cap, bool(checked.services)))
+            return self._collect(conn, started)
+        finally:
+            self._lock.release()
 
     def close(self) -> None:
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
         if self._conn is not None:
             self._conn.close()
         if self._process is not None:
@@ -86,7 +105,7 @@ class EmbeddedEndpoint:
 
     def __del__(self) -> None:
         try:
-            self.close()
+            self._close()
         except Exception:
             pass
 
@@ -113,6 +132,7 @@ class EmbeddedEndpoint:
             process.wait()
             raise getattr(errors, message[1])(message[2])
         self._process, self._conn = process, conn
+        self.isolated = bool(message[2])
         return conn
 
     def _collect(self, conn, started: float) -> QueryResult:

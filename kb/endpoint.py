@@ -2,17 +2,42 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from nl2sparql.errors import EndpointError
 from nl2sparql.kb.cache import DEFAULT_CACHE_SIZE
 from nl2sparql.kb.limits import QueryLimits
 from nl2sparql.kb.results import QueryResult
 
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_ROW_CAP = 10_000
+MAX_TIMEOUT_S = 3600.0
+MAX_ROW_CAP = 1_000_000
+
+
+def check_timeout(seconds: float) -> None:
+    """A timeout is a finite number of seconds above zero, at most an hour."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+            or not 0 < seconds <= MAX_TIMEOUT_S:
+        raise EndpointError(f"the timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}, "
+                            f"not {seconds!r}")
+
+
+def check_url(url: str) -> None:
+    """A remote endpoint is an http(s) URL with a host."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # raises on a port that is not a number
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
+        raise EndpointError(f"'{url}' is not an endpoint URL: give one like https://liita.it/sparql")
 
 
 def default_home() -> Path:
@@ -35,6 +60,13 @@ class EndpointConfig:
     row_cap: int = DEFAULT_ROW_CAP
     limits: QueryLimits = field(default_factory=QueryLimits.from_env)
     cache_size: int = DEFAULT_CACHE_SIZE
+
+    def __post_init__(self) -> None:
+        check_timeout(self.timeout_s)
+        if isinstance(self.row_cap, bool) or not isinstance(self.row_cap, int) or not 1 <= self.row_cap <= MAX_ROW_CAP:
+            raise EndpointError(f"the row cap must be a whole number from 1 to {MAX_ROW_CAP:,}, not {self.row_cap!r}")
+        if self.url is not None:
+            check_url(self.url)
 
     @property
     def resolved_store_path(self) -> Path:

@@ -1,4 +1,8 @@
-"""The read-only guard shared by every endpoint: parse first, refuse Updates, check SERVICE use."""
+"""The read-only guard shared by every endpoint: parse first, refuse Updates, check SERVICE use.
+
+The text that passes is the text that runs: \\u escapes expanded (as every SPARQL parser does before
+parsing) and the standard prefixes the live endpoint predeclares (rdf:, rdfs:, owl:, xsd:) declared.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,9 @@ from typing import Literal
 from nl2sparql.errors import QueryRejected, QuerySyntaxError
 from nl2sparql.kb.lexer import prefixes, tokens
 from nl2sparql.kb.limits import QueryLimits, count_triple_patterns, nesting_depth
-from nl2sparql.kb.service import ServiceCall, check_services, find_services
+from nl2sparql.kb.parser import parse_query, parse_update
+from nl2sparql.kb.service import ServiceCall, check_targets, locate_services, service_targets
+from nl2sparql.kb.vocab import STANDARD_PREFIXES
 
 QueryForm = Literal["SELECT", "ASK", "CONSTRUCT", "DESCRIBE"]
 
@@ -27,13 +33,23 @@ _UPDATE_NAMES = {
 
 @dataclass(frozen=True)
 class CheckedQuery:
-    """A query that passed the guard: its text, its form, its SERVICE clauses and its size."""
+    """A query that passed the guard: its text, its form, its SERVICE clauses, its size, and the standard
+    prefixes the guard declared for it."""
 
     text: str
     form: QueryForm
     services: tuple[ServiceCall, ...]
     triple_patterns: int = 0
     depth: int = 0
+    declared: tuple[str, ...] = ()
+
+    @property
+    def note(self) -> str:
+        """What the guard added, for the user ('' when nothing)."""
+        if not self.declared:
+            return ""
+        names = ", ".join(f"{name}:" for name in self.declared)
+        return f"declared {names} as the live LiITA endpoint does"
 
 
 DEFAULT_LIMITS = QueryLimits()
@@ -53,22 +69,35 @@ def check(query: str, limits: QueryLimits | None = None) -> CheckedQuery:
 def _check_cached(text: str) -> CheckedQuery:
     if not text:
         raise QuerySyntaxError("empty query: write a SELECT, ASK, CONSTRUCT or DESCRIBE query")
+    text = _expand_escapes(text)
+    text, declared = _declare_standard_prefixes(text)
     form, tree = _parse(text)
-    _check_prefixes(text)
-    calls = find_services(text)
-    check_services(calls)
-    return CheckedQuery(text, form, tuple(calls), count_triple_patterns(tree), nesting_depth(text))
+    targets = service_targets(tree)
+    check_targets(targets)
+    calls = locate_services(text, len(targets))
+    return CheckedQuery(text, form, tuple(calls), count_triple_patterns(tree), nesting_depth(text), declared)
+
+
+def _expand_escapes(text: str) -> str:
+    """\\uXXXX and \\UXXXXXXXX are characters before parsing (SPARQL 1.1, 19.2): `\\u0053ERVICE` is SERVICE."""
+    if "\\u" not in text and "\\U" not in text:
+        return text
+    from rdflib.plugins.sparql.parser import expandUnicodeEscapes
+
+    try:
+        return expandUnicodeEscapes(text)
+    except ValueError as error:
+        raise QuerySyntaxError(f"malformed SPARQL: {error}") from None
 
 
 def _parse(text: str):
     from pyparsing import ParseException
-    from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
 
     try:
-        parsed = parseQuery(text)
+        parsed = parse_query(text)
     except ParseException as query_error:
         try:
-            update = parseUpdate(text)
+            update = parse_update(text)
         except ParseException:
             raise QuerySyntaxError(_one_line(query_error)) from None
         if "request" not in update:  # PREFIX/BASE lines alone parse as an empty Update
@@ -83,14 +112,23 @@ def _parse(text: str):
     return _FORMS[parsed[1].name], parsed
 
 
-def _check_prefixes(text: str) -> None:
-    """rdflib parses undeclared prefixes silently; the stores would fail later with a vaguer message."""
+def _declare_standard_prefixes(text: str) -> tuple[str, tuple[str, ...]]:
+    """Declare rdf:, rdfs:, owl:, xsd: where used undeclared (the live GraphDB predeclares them); refuse any
+    other undeclared prefix (rdflib would parse it silently and the stores fail later, more vaguely)."""
     declared = prefixes(text)
+    missing: list[str] = []
     for tok in tokens(text):
         if tok.kind == "word" and ":" in tok.text:
             name = tok.text.split(":", 1)[0]
-            if name not in declared and name.upper() != "PREFIX":
+            if name in declared or name.upper() == "PREFIX" or name in missing:
+                continue
+            if name not in STANDARD_PREFIXES:
                 raise QuerySyntaxError(f"undeclared prefix '{name}:': add a PREFIX {name}: <…> line")
+            missing.append(name)
+    if not missing:
+        return text, ()
+    lines = "".join(f"PREFIX {name}: <{STANDARD_PREFIXES[name]}>\n" for name in missing)
+    return lines + text, tuple(missing)
 
 
 def _update_kind(update) -> str:

@@ -5,14 +5,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+# A prefixed name's local part, with its backslash escapes (`ex:a\'b` is one name, not a string opening).
+_LOCAL = r"(?:[\w\-.:%]|\\[_~.\-!$&'()*+,;=/?#@%])*"
 _TOKEN = re.compile(
     r'(?P<string>"""(?:[^"\\]|\\.|"(?!""))*"""|\'\'\'(?:[^\'\\]|\\.|\'(?!\'\'))*\'\'\''
     r'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\')'
     r'|(?P<iri><[^<>"{}|^`\\\s]*>)'
     r"|(?P<comment>#[^\n]*)"
-    r"|(?P<var>[?$][A-Za-z0-9_]+)"
+    r"|(?P<var>[?$]\w+)"
     r"|(?P<brace>[{}])"
-    r"|(?P<word>[A-Za-z_][A-Za-z0-9_\-]*(?::[A-Za-z0-9_\-.]*)?|:[A-Za-z0-9_\-.]*)",
+    r"|(?P<word>(?:[^\W\d]|_)[\w\-]*(?::" + _LOCAL + r")?|:" + _LOCAL + ")",
 )
 
 

@@ -56,12 +56,11 @@ class _Collected:
 
 def lint(query: str) -> list[Finding]:
     """Every finding for a query that already parses (run the guard first)."""
-    from rdflib.plugins.sparql.algebra import translateQuery
-    from rdflib.plugins.sparql.parser import parseQuery
+    from nl2sparql.kb.parser import query_algebra
 
     findings = _prefix_findings(query)
     try:
-        algebra = translateQuery(parseQuery(query)).algebra
+        algebra = query_algebra(query)
     except Exception:  # the guard reports parse errors; lint has nothing to add
         return findings
     collected = _Collected()

@@ -1,10 +1,16 @@
-"""RemoteEndpoint: a SPARQL 1.1 protocol endpoint over HTTP (e.g. https://liita.it/sparql)."""
+"""RemoteEndpoint: a SPARQL 1.1 protocol endpoint over HTTP (e.g. https://liita.it/sparql).
+
+The timeout is wall-clock: the request runs on a daemon thread that the caller stops waiting for at the
+deadline, and the body is read in chunks against the same deadline and a size cap, so a server that
+trickles bytes cannot hold a caller past `timeout_s`.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import socket
+import threading
 import time
 import urllib.error
 
@@ -13,6 +19,18 @@ from nl2sparql.kb.cache import ResultCache
 from nl2sparql.kb.endpoint import EndpointConfig
 from nl2sparql.kb.guard import check
 from nl2sparql.kb.results import QueryResult, Term
+
+
+_CHUNK = 65_536
+
+
+def max_body_bytes(row_cap: int) -> int:
+    """The largest answer read: 4 KB a row up to the row cap, and never under 8 MB."""
+    return max(8 * 2**20, row_cap * 4096)
+
+
+class _PastDeadline(Exception):
+    """The answer did not arrive before the deadline."""
 
 
 class RemoteEndpoint:
@@ -29,10 +47,30 @@ class RemoteEndpoint:
         return "remote:" + hashlib.sha256(self.url.encode()).hexdigest()[:16]
 
     def execute(self, query: str) -> QueryResult:
+        started = time.perf_counter()  # the guard's parse counts against the timeout too
         checked = check(query, self.config.limits)
-        return self._cache.fetch(self.fingerprint(), checked.text, lambda: self._send(checked.text))
+        return self._cache.fetch(self.fingerprint(), checked.text, lambda: self._send(checked.text, started))
 
-    def _send(self, text: str) -> QueryResult:
+    def _send(self, text: str, started: float) -> QueryResult:
+        deadline = started + self.config.timeout_s
+        outcome: dict = {}
+
+        def fetch() -> None:
+            try:
+                outcome["raw"] = self._fetch(text, deadline)
+            except BaseException as error:  # handed to the waiting caller
+                outcome["error"] = error
+
+        worker = threading.Thread(target=fetch, name="nl2sparql-remote", daemon=True)
+        worker.start()
+        worker.join(max(0.0, deadline - time.perf_counter()))
+        if worker.is_alive() or isinstance(outcome.get("error"), _PastDeadline):
+            return QueryResult((), truncated=True, timed_out=True, elapsed_s=time.perf_counter() - started)
+        if "error" in outcome:
+            raise outcome["error"]
+        return self._parse(outcome["raw"], started)
+
+    def _fetch(self, text: str, deadline: float) -> bytes:
         from SPARQLWrapper import JSON, POST, SPARQLWrapper
         from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 
@@ -41,22 +79,39 @@ class RemoteEndpoint:
         client.setMethod(POST)
         client.setReturnFormat(JSON)
         client.setTimeout(max(1, int(self.config.timeout_s)))
-        started = time.perf_counter()
         try:
-            raw = client.query().response.read()
+            return self._read(client.query().response, deadline)
         except (socket.timeout, TimeoutError):
-            return QueryResult((), truncated=True, timed_out=True, elapsed_s=time.perf_counter() - started)
+            raise _PastDeadline() from None
         except urllib.error.HTTPError as error:
             raise EndpointError(f"{self.url} answered HTTP {error.code}: {error.reason}") from None
         except urllib.error.URLError as error:
             if isinstance(error.reason, (socket.timeout, TimeoutError)):
-                return QueryResult((), truncated=True, timed_out=True, elapsed_s=time.perf_counter() - started)
+                raise _PastDeadline() from None
             raise EndpointError(f"cannot reach {self.url}: {error.reason}") from None
         except SPARQLWrapperException as error:
             raise EndpointError(f"{self.url} refused the query: {str(error).splitlines()[0]}") from None
         except OSError as error:
             raise EndpointError(f"cannot reach {self.url}: {error}") from None
-        return self._parse(raw, started)
+
+    def _read(self, response, deadline: float) -> bytes:
+        """The body, read in chunks until the deadline or the size cap."""
+        limit = max_body_bytes(self.config.row_cap)
+        chunks, size = [], 0
+        try:
+            while True:
+                if time.perf_counter() > deadline:
+                    raise _PastDeadline()
+                chunk = response.read1(_CHUNK) if hasattr(response, "read1") else response.read(_CHUNK)
+                if not chunk:
+                    return b"".join(chunks)
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > limit:
+                    raise EndpointError(f"{self.url} sent more than {limit // 2**20} MB for one answer: add a "
+                                        "LIMIT to the query (or lower the row cap)")
+        finally:
+            response.close()
 
     def close(self) -> None:
         return None

@@ -19,6 +19,10 @@ PREFIXES: dict[str, str] = {
     "marl": MARL,
 }
 
+OWL = "http://www.w3.org/2002/07/owl#"
+# The namespaces the live GraphDB endpoint predeclares: users' queries use them without PREFIX lines.
+STANDARD_PREFIXES: dict[str, str] = {"rdf": RDF, "rdfs": RDFS, "owl": OWL, "xsd": XSD}
+
 # Named graphs of the live endpoint.
 LIITA_GRAPH = "http://liita.it/data"
 ELITA_GRAPH = "http://w3id.org/elita"

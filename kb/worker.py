@@ -3,16 +3,38 @@
 Running queries in a child process is what makes the timeout real: a query that never yields a
 row (a huge cross product under ORDER BY) is stopped by killing the process, which an in-process
 thread could not do. Rows come back in batches, so a timeout still returns what was found.
+
+The worker first leaves the network (a network namespace of its own, where Linux allows it): pyoxigraph
+answers SERVICE over HTTP, and the embedded store must never reach out, whatever slipped past the guard.
 """
 
 from __future__ import annotations
 
+import ctypes
+import os
 from typing import Any
 
 BATCH = 256
+_CLONE_NEWNET = 0x40000000
+_CLONE_NEWUSER = 0x10000000
 
 
-def serve(store_path: str, hidden_graph: str, conn: Any) -> None:
+def leave_network() -> bool:
+    """Move this process into an empty network namespace (no interface but a down loopback); True on
+    success. Must run before any thread starts (a user namespace needs a single-threaded process)."""
+    if not os.path.exists("/proc/self/ns/net"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return False
+    for flags in (_CLONE_NEWNET, _CLONE_NEWUSER | _CLONE_NEWNET):
+        if libc.unshare(flags) == 0:
+            return True
+    return False
+
+
+def serve(store_path: str, hidden_graph: str, conn: Any, isolated: bool = False) -> None:
     """Answer queries read from `conn` until it closes; each reply is a stream of messages."""
     import pyoxigraph as ox
 
@@ -24,7 +46,7 @@ def serve(store_path: str, hidden_graph: str, conn: Any) -> None:
     hidden = ox.NamedNode(hidden_graph)
     visible = [g for g in store.named_graphs() if g != hidden]
     default_graph = [ox.DefaultGraph(), *visible]
-    conn.send(("ready", len(visible)))
+    conn.send(("ready", len(visible), isolated))
     while True:
         try:
             request = conn.recv()
@@ -91,9 +113,10 @@ def main(argv: list[str]) -> None:
     from multiprocessing.connection import Connection
 
     fd, store_path, hidden_graph = argv
+    isolated = leave_network()
     conn = Connection(int(fd))
     try:
-        serve(store_path, hidden_graph, conn)
+        serve(store_path, hidden_graph, conn, isolated)
     finally:
         conn.close()
 

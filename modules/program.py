@@ -46,6 +46,7 @@ class Attempt:
     fixes: list[str] = field(default_factory=list)
     result: QueryResult | None = field(default=None, repr=False)
     findings: list[Finding] = field(default_factory=list, repr=False)
+    notes: list[str] = field(default_factory=list)  # what the guard added (standard prefixes declared)
 
     @property
     def executed(self) -> bool:
@@ -169,22 +170,23 @@ class NL2SPARQL(dspy.Module):
         names = [f.name for f in fixes]
         try:
             try:
-                check(sparql)
+                checked = check(sparql)
             except QuerySyntaxError:
                 repaired, more = apply_fixes(sparql, PARSE_FIXES)
                 if not more:
                     raise
-                check(repaired)  # only a fix that makes the query parse is kept
+                checked = check(repaired)  # only a fix that makes the query parse is kept
                 sparql, names = repaired, names + [f.name for f in more]
         except QueryRejected as error:
             return Attempt(step, sparql, "rejected", str(error), fixes=names)
         except QuerySyntaxError as error:
             return Attempt(step, sparql, "syntax", str(error), fixes=names)
         findings = lint(sparql)
+        notes = [checked.note] if checked.note else []
         try:
             result = self.runtime.endpoint.execute(sparql)
         except EndpointError as error:
-            return Attempt(step, sparql, "error", str(error), fixes=names, findings=findings)
+            return Attempt(step, sparql, "error", str(error), fixes=names, findings=findings, notes=notes)
         empty = result.boolean is None and not result.rows
         if empty:
             outcome, detail = "empty", "the query ran and returned no rows"
@@ -192,7 +194,7 @@ class NL2SPARQL(dspy.Module):
             outcome, detail = "lint", "; ".join(f.message for f in findings)
         else:
             outcome, detail = "ok", ""
-        return Attempt(step, sparql, outcome, detail, len(result.rows), names, result, findings)
+        return Attempt(step, sparql, outcome, detail, len(result.rows), names, result, findings, notes)
 
 
 

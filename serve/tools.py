@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from nl2sparql.kb.endpoint import EndpointConfig
+from nl2sparql.serve import inputs
 from nl2sparql.modules.program import ProgramSettings
 from nl2sparql.modules.runtime import Runtime, RuntimeConfig
 
@@ -44,7 +45,7 @@ class Toolbox:
 
     # -- the pipeline -------------------------------------------------------------------------------
     def program(self, version: str | None = None):
-        name = version or self.config.version
+        name = inputs.optional_name(version, "version") or self.config.version
         with self._lock:
             if name not in self._programs:
                 from nl2sparql.artifacts.load import load
@@ -57,6 +58,7 @@ class Toolbox:
         """Question → SPARQL, executed, with a readable answer, the rows and every attempt."""
         from nl2sparql.modules.answer import answer_for, prediction_json
 
+        question = inputs.text(question, "question", inputs.MAX_QUESTION_CHARS)
         out = self.program(version)(question)
         answer = answer_for(out, self.runtime.endpoint)
         data = prediction_json(out, answer)
@@ -71,6 +73,7 @@ class Toolbox:
         from nl2sparql.retrieval.grounding import ground_question
         from nl2sparql.retrieval.patterns import analyze_patterns
 
+        question = inputs.text(question, "question", inputs.MAX_QUESTION_CHARS)
         analysis = analyze_patterns(question)
         grounding = ground_question(question, analysis.entities, analysis.dialects, self.runtime.lexicon,
                                     self.runtime.dialect_lexicons)
@@ -80,12 +83,16 @@ class Toolbox:
 
     def retrieve_examples(self, question: str, k: int = 3) -> list[dict[str, Any]]:
         """The k curated question/SPARQL pairs closest to the question."""
+        question = inputs.text(question, "question", inputs.MAX_QUESTION_CHARS)
+        k = inputs.count(k, "k")
         return [{"id": e.record.id, "question_it": e.record.question_it, "question_en": e.record.question_en,
                  "patterns": list(e.record.patterns), "sparql": e.record.sparql.strip(), "score": round(e.score, 3)}
                 for e in self.runtime.retriever.retrieve(question, top_k=k)]
 
     def search_ontology(self, query: str, k: int = 5) -> list[dict[str, Any]]:
         """Classes and properties of the LiITA schema that match the words of `query`."""
+        query = inputs.text(query, "query", inputs.MAX_SEARCH_CHARS)
+        k = inputs.count(k, "k")
         return [{**{k_: v for k_, v in asdict(term).items() if v}, "score": round(score, 3)}
                 for term, score in self.runtime.ontology.search(query, k)]
 
@@ -94,7 +101,7 @@ class Toolbox:
         """The rules generation follows: the base rules plus those of the given patterns (Markdown)."""
         from nl2sparql.retrieval.constraints import format_constraints, select_constraints
 
-        return format_constraints(select_constraints(tuple(patterns or ())))
+        return format_constraints(select_constraints(tuple(inputs.names(patterns, "patterns"))))
 
     # -- SPARQL -------------------------------------------------------------------------------------
     def validate_sparql(self, sparql: str) -> dict[str, Any]:
@@ -103,18 +110,22 @@ class Toolbox:
         from nl2sparql.kb.guard import check
         from nl2sparql.kb.lint import lint
 
+        limits = self.runtime.config.endpoint.limits
+        sparql = inputs.text(sparql, "sparql", limits.max_chars + 1)  # the guard words the too-long error
         try:
-            checked = check(sparql, self.runtime.config.endpoint.limits)
+            checked = check(sparql, limits)
         except Nl2SparqlError as error:
             return {"valid": False, "error": str(error), "findings": []}
         findings = [{"rule": f.rule, "message": f.message} for f in lint(checked.text)]
         return {"valid": True, "error": None, "form": checked.form, "triple_patterns": checked.triple_patterns,
-                "depth": checked.depth, "findings": findings}
+                "depth": checked.depth, "findings": findings, "notes": [checked.note] if checked.note else []}
 
     def execute_sparql(self, sparql: str, language: str = "en") -> dict[str, Any]:
         """Run a read-only query: the rows (IRIs with their labels) and a readable summary."""
         from nl2sparql.modules.answer import fetch_labels, render
 
+        sparql = inputs.text(sparql, "sparql", self.runtime.config.endpoint.limits.max_chars + 1)
+        language = inputs.choice(language, "language", inputs.LANGUAGES)
         endpoint = self.runtime.endpoint
         result = endpoint.execute(sparql)
         answer = render(result, language, fetch_labels(endpoint, result))
@@ -127,7 +138,7 @@ class Toolbox:
         """Exact string equality in FILTERs made case-insensitive ("Rabbia" finds "rabbia")."""
         from nl2sparql.modules.fixes import case_insensitive_filters
 
-        fix = case_insensitive_filters(sparql)
+        fix = case_insensitive_filters(inputs.text(sparql, "sparql", inputs.MAX_SPARQL_CHARS))
         return {"changed": fix is not None, "sparql": fix.sparql if fix else sparql}
 
     @staticmethod
@@ -135,6 +146,7 @@ class Toolbox:
         """Variables that do two jobs: a written form used as a resource, one Italian entry for two dialects."""
         from nl2sparql.kb.lint import lint
 
+        sparql = inputs.text(sparql, "sparql", inputs.MAX_SPARQL_CHARS)
         findings = [{"rule": f.rule, "message": f.message} for f in lint(sparql)
                     if f.rule in ("iri-and-literal", "shared-entry")]
         return {"ok": not findings, "findings": findings}

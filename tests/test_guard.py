@@ -1,28 +1,16 @@
 import pytest
 
+from hostile_cases import NOWHERE, UPDATES, fill
+
 from nl2sparql.errors import QueryRejected, QuerySyntaxError
 from nl2sparql.kb.guard import check
-from nl2sparql.kb.service import find_services, rewrite_services_as_graph
-
-UPDATES = {
-    "INSERT DATA": "INSERT DATA { <http://a> <http://b> <http://c> }",
-    "DELETE DATA": "DELETE DATA { <http://a> <http://b> <http://c> }",
-    "DELETE WHERE": "DELETE WHERE { ?s ?p ?o }",
-    "INSERT/DELETE": "DELETE { ?s ?p ?o } INSERT { ?s ?p 1 } WHERE { ?s ?p ?o }",
-    "LOAD": "LOAD <http://example.org/data.ttl>",
-    "CLEAR": "CLEAR ALL",
-    "DROP": "DROP GRAPH <http://liita.it/data>",
-    "CREATE": "CREATE GRAPH <http://example.org/g>",
-    "ADD": "ADD <http://liita.it/data> TO <http://example.org/g>",
-    "MOVE": "MOVE <http://liita.it/data> TO <http://example.org/g>",
-    "COPY": "COPY <http://liita.it/data> TO <http://example.org/g>",
-}
+from nl2sparql.kb.service import rewrite_services_as_graph
 
 
 @pytest.mark.parametrize("name", sorted(UPDATES))
 def test_every_update_form_is_rejected(name):
     with pytest.raises(QueryRejected, match="read-only") as caught:
-        check(UPDATES[name])
+        check(fill(UPDATES[name], NOWHERE))
     assert "\n" not in str(caught.value)
 
 
@@ -59,7 +47,7 @@ def test_foreign_service_is_rejected():
 
 def test_service_by_prefixed_name_is_resolved():
     query = "PREFIX c: <https://klab.ilc.cnr.it/graphdb-compl-it/> SELECT * WHERE { SERVICE c: { ?s ?p ?o } }"
-    assert [call.iri for call in find_services(query)] == ["https://klab.ilc.cnr.it/graphdb-compl-it/"]
+    assert [call.iri for call in check(query).services] == ["https://klab.ilc.cnr.it/graphdb-compl-it/"]
 
 
 def test_service_keyword_inside_a_string_or_comment_is_ignored():
@@ -70,6 +58,6 @@ def test_service_keyword_inside_a_string_or_comment_is_ignored():
 def test_rewrite_turns_only_the_service_clause_into_a_graph():
     query = ('SELECT * WHERE { ?w ?p "SERVICE <x>" . SERVICE <https://klab.ilc.cnr.it/graphdb-compl-it/> '
              '{ ?w ?q ?o } FILTER(?o) }')
-    rewritten = rewrite_services_as_graph(query, find_services(query))
+    rewritten = rewrite_services_as_graph(query, list(check(query).services))
     assert rewritten == ('SELECT * WHERE { ?w ?p "SERVICE <x>" . GRAPH <https://klab.ilc.cnr.it/graphdb-compl-it/> '
                          '{ ?w ?q ?o } FILTER(?o) }')

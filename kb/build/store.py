@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -47,17 +51,65 @@ def build_store(source: Path, out: Path, progress: Progress = lambda step: None,
     if not source.is_dir():
         raise BuildError(f"source folder {source} does not exist: pass --source with the LiITA open data")
     out.parent.mkdir(parents=True, exist_ok=True)
+    sweep_stale(out)
     work = out.parent / f".{out.name}.building-{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir()
     try:
-        manifest = _build(source, samples, work, progress)
-        _swap(work, out)
+        with _terminate_as_interrupt():
+            manifest = _build(source, samples, work, progress)
+            _swap(work, out)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
     progress("finish")
     return manifest
+
+
+_LEFTOVER = re.compile(r"^\.(?P<name>.+)\.(?:building|old)-(?P<pid>\d+)$")
+
+
+def sweep_stale(out: Path) -> list[Path]:
+    """Remove the temp folders of builds whose process is gone (killed with SIGKILL, or the machine stopped);
+    the folders of a build still running are left alone. Returns what was removed."""
+    removed = []
+    if not out.parent.is_dir():
+        return removed
+    for path in out.parent.iterdir():
+        match = _LEFTOVER.match(path.name)
+        if match and match["name"] == out.name and path.is_dir() and not _alive(int(match["pid"])):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # a folder of ours from an earlier build in this process
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's live process
+    return True
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops a build as Ctrl-C does: the temp folder is removed and the old store kept."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _build(source: Path, samples: Path, work: Path, progress: Progress) -> dict:
