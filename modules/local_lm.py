@@ -43,6 +43,9 @@ LOCAL_MODELS: dict[str, LocalModel] = {
         "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", 491400064),
 }
 DEFAULT_LOCAL_MODEL = "qwen-1.5b"
+# Tokens a `sparql` answer may take: the longest gold query is 363 tokens with its PREFIX lines (Qwen2.5's
+# tokenizer), the adapter's markers 12 more.
+SPARQL_MAX_TOKENS = 400
 _ASSEMBLY_LOCK = threading.Lock()
 
 
@@ -91,11 +94,47 @@ def assemble(model: LocalModel, cache_dir: Path | None = None) -> Path:
 
 
 @dataclass
+class Timings:
+    """Where the local model's time went, summed over calls: prompt tokens evaluated (those not reused from
+    the prompt cache) and tokens generated, with llama.cpp's own milliseconds for each."""
+
+    calls: int = 0
+    seconds: float = 0.0
+    prompt_eval_tokens: int = 0
+    prompt_eval_ms: float = 0.0
+    generated_tokens: int = 0
+    generation_ms: float = 0.0
+
+    def add(self, perf: tuple[int, float, int, float], seconds: float) -> None:
+        self.calls += 1
+        self.seconds += seconds
+        self.prompt_eval_tokens += perf[0]
+        self.prompt_eval_ms += perf[1]
+        self.generated_tokens += perf[2]
+        self.generation_ms += perf[3]
+
+
+def _reset_perf(llama) -> None:
+    import llama_cpp
+
+    llama_cpp.llama_perf_context_reset(llama._ctx.ctx)
+
+
+def _read_perf(llama) -> tuple[int, float, int, float]:
+    import llama_cpp
+
+    data = llama_cpp.llama_perf_context(llama._ctx.ctx)
+    return data.n_p_eval, data.t_p_eval_ms, data.n_eval, data.t_eval_ms
+
+
+@dataclass
 class LlamaSettings:
     n_ctx: int = 8192  # MIPRO's instruction proposals run past 4,096 tokens
     n_threads: int | None = None
     seed: int = 0
     prompt_cache_bytes: int = 1 << 30
+    grammar: bool = True  # constrain the `sparql` field to the query grammar (modules/grammar.py)
+    prompt_lookup: int = 0  # draft tokens copied from the prompt per step (llama.cpp prompt lookup); 0: off
 
 
 class LlamaCppEngine:
@@ -109,9 +148,11 @@ class LlamaCppEngine:
         self.settings = settings or LlamaSettings()
         self.model_path = model_path
         self._llama: Any = None
+        self._grammar: Any = None
         self._lock = threading.Lock()
         self.load_seconds = 0.0
         self.calls = 0  # completions actually run (DSPy's cache answers the others)
+        self.timings = Timings()
 
     def __deepcopy__(self, memo) -> LlamaCppEngine:
         return self  # optimizers copy programs and their LMs; the loaded model is shared, never copied
@@ -119,12 +160,14 @@ class LlamaCppEngine:
     # DSPy saves engines by class path + this state (no weights, no paths that differ per machine).
     def dump_state(self) -> dict:
         return {"model": self.model, "n_ctx": self.settings.n_ctx, "n_threads": self.settings.n_threads,
-                "seed": self.settings.seed}
+                "seed": self.settings.seed, "grammar": self.settings.grammar,
+                "prompt_lookup": self.settings.prompt_lookup}
 
     @classmethod
     def load_state(cls, state: dict) -> LlamaCppEngine:
         settings = LlamaSettings(n_ctx=state.get("n_ctx", 8192), n_threads=state.get("n_threads"),
-                                 seed=state.get("seed", 0))
+                                 seed=state.get("seed", 0), grammar=state.get("grammar", True),
+                                 prompt_lookup=state.get("prompt_lookup", 0))
         return cls(state.get("model", DEFAULT_LOCAL_MODEL), settings)
 
     def _load(self) -> Any:
@@ -137,8 +180,13 @@ class LlamaCppEngine:
         started = time.perf_counter()
         path = self.model_path or str(assemble(LOCAL_MODELS[self.model]))
         threads = self.settings.n_threads or max(1, os.cpu_count() or 1)
+        draft = None
+        if self.settings.prompt_lookup > 0:
+            from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
+
+            draft = LlamaPromptLookupDecoding(num_pred_tokens=self.settings.prompt_lookup)
         llama = Llama(model_path=path, n_ctx=self.settings.n_ctx, n_threads=threads, n_threads_batch=threads,
-                      seed=self.settings.seed, verbose=False)
+                      seed=self.settings.seed, draft_model=draft, verbose=False)
         # Keeps the KV state of recent prompts: analyze, generate and repair prompts share long prefixes.
         llama.set_cache(LlamaRAMCache(capacity_bytes=self.settings.prompt_cache_bytes))
         self._llama = llama
@@ -158,10 +206,29 @@ class LlamaCppEngine:
         config = request.config
         with self._lock:
             llama = self._load()
-            out = llama.create_chat_completion(
-                messages=messages, max_tokens=config.max_tokens or 512,
-                temperature=0.0 if config.temperature is None else config.temperature,
-                stop=list(config.stop) or None, seed=self.settings.seed)
+            started = time.perf_counter()
+            _reset_perf(llama)
+            grammar = self._grammar_for(messages)
+            max_tokens = config.max_tokens or 512
+            temperature = 0.0 if config.temperature is None else config.temperature
+            greedy = None
+            if grammar is not None:
+                max_tokens = min(max_tokens, SPARQL_MAX_TOKENS)  # never more than the longest gold query
+                if temperature == 0.0 and self.settings.prompt_lookup == 0:
+                    from llama_cpp import LogitsProcessorList
+
+                    from nl2sparql.modules.grammar import GreedyGrammar, catalog_grammar
+
+                    greedy, grammar = GreedyGrammar(llama, catalog_grammar()), None
+            try:
+                out = llama.create_chat_completion(
+                    messages=messages, max_tokens=max_tokens, temperature=temperature,
+                    stop=list(config.stop) or None, seed=self.settings.seed, grammar=grammar,
+                    logits_processor=LogitsProcessorList([greedy]) if greedy else None)
+            finally:
+                if greedy is not None:
+                    greedy.close()
+            self.timings.add(_read_perf(llama), time.perf_counter() - started)
             self.calls += 1
         choice = out["choices"][0]
         usage = out.get("usage", {})
@@ -170,6 +237,18 @@ class LlamaCppEngine:
                         finish_reason="length" if choice.get("finish_reason") == "length" else "stop",
                         usage=Usage(input_tokens=usage.get("prompt_tokens"),
                                     output_tokens=usage.get("completion_tokens")))
+
+    def _grammar_for(self, messages: list[dict]) -> Any:
+        """The SPARQL grammar for a request that asks for the `sparql` field alone (generate, repair)."""
+        from nl2sparql.modules.grammar import asks_for_sparql, catalog_grammar
+
+        if not self.settings.grammar or not asks_for_sparql(messages):
+            return None
+        if self._grammar is None:
+            from llama_cpp import LlamaGrammar
+
+            self._grammar = LlamaGrammar.from_string(catalog_grammar(), verbose=False)
+        return self._grammar
 
     def stream(self, request):
         from dspy.lm15 import response_to_events

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -32,6 +33,9 @@ class ProgramSettings:
     use_examples: bool = True
     use_constraints: bool = True
     ground_entities: bool = True
+    # False: examples are shown without their PREFIX lines, so the model need not write them either (fewer
+    # prompt and completion tokens); the known prefixes are declared after generation (modules/fixes.py).
+    demo_prefixes: bool = True
 
 
 @dataclass
@@ -133,13 +137,16 @@ class NL2SPARQL(dspy.Module):
             language = guess_language(question)
             examples = "\n\n".join(
                 f"Question: {e.record.question_it if language == 'it' else e.record.question_en}\n"
-                f"SPARQL:\n{e.record.sparql.strip()}" for e in found)
+                f"SPARQL:\n{self._demo_sparql(e.record.sparql)}" for e in found)
         notes = ""
         if self.settings.ontology_k > 0:
             notes = format_terms([t for t, _ in self.runtime.ontology.search(question, self.settings.ontology_k)])
         literals = {g.form: g.literal for g in grounding if g.dialect}
         empty_fixes = (functools.partial(retag_dialect_words, literals=literals),) if literals else ()
         return Context(constraints, examples, notes, empty_fixes)
+
+    def _demo_sparql(self, sparql: str) -> str:
+        return sparql.strip() if self.settings.demo_prefixes else without_prefix_lines(sparql)
 
     def _validate_and_repair(self, question: str, sparql: str, context: Context) -> tuple[list[Attempt], int]:
         attempts: list[Attempt] = []
@@ -185,6 +192,8 @@ class NL2SPARQL(dspy.Module):
         notes = [checked.note] if checked.note else []
         try:
             result = self.runtime.endpoint.execute(sparql)
+        except QuerySyntaxError as error:  # the store's parser is stricter than rdflib's (unbound SELECT vars)
+            return Attempt(step, sparql, "syntax", str(error), fixes=names, findings=findings, notes=notes)
         except EndpointError as error:
             return Attempt(step, sparql, "error", str(error), fixes=names, findings=findings, notes=notes)
         empty = result.boolean is None and not result.rows
@@ -196,6 +205,14 @@ class NL2SPARQL(dspy.Module):
             outcome, detail = "ok", ""
         return Attempt(step, sparql, outcome, detail, len(result.rows), names, result, findings, notes)
 
+
+
+_PREFIX_LINE = re.compile(r"^\s*PREFIX\s+[^\s:]*:\s*<[^>]*>[ \t]*\n?", re.IGNORECASE | re.MULTILINE)
+
+
+def without_prefix_lines(sparql: str) -> str:
+    """The query without its PREFIX declarations (add_missing_prefixes puts the known ones back)."""
+    return _PREFIX_LINE.sub("", sparql.strip()).strip()
 
 
 def _diagnosis(attempt: Attempt, context: Context) -> str:

@@ -9,7 +9,7 @@ from conftest import PREFIXES, run
 from nl2sparql.errors import QueryRejected, QuerySyntaxError, StoreNotFound
 from nl2sparql.kb.embedded import STORE_DIR, EmbeddedEndpoint
 from nl2sparql.kb.endpoint import EndpointConfig
-from test_guard import UPDATES
+from hostile_cases import NOWHERE, UPDATES, fill
 
 COMPLIT = "https://klab.ilc.cnr.it/graphdb-compl-it/"
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"
@@ -17,7 +17,8 @@ COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"
 
 def test_updates_are_refused_and_the_store_is_unchanged(endpoint, kb_store):
     before = endpoint.execute(COUNT_ALL).values()
-    for name, update in UPDATES.items():
+    for name, template in UPDATES.items():
+        update = fill(template, NOWHERE)
         with pytest.raises(QueryRejected, match="read-only"):
             endpoint.execute(update)
     assert endpoint.execute(COUNT_ALL).values() == before

@@ -49,9 +49,11 @@ def test_real_local_model_end_to_end(kb_store, tmp_path, monkeypatch):
     try:
         for question in ("Quali lemmi esprimono tristezza?", "How many nouns are in the LiITA lemma bank?"):
             out = program(question)
+            assert out.attempts[0].outcome != "syntax", out.attempts[0].detail  # the grammar writes only SPARQL
             check(out.sparql)
             assert out.result is not None, out.errors
             assert out.usage["calls"] >= 1 and out.usage["prompt_tokens"] > 0
+        assert lm.engine.timings.calls >= 2 and lm.engine.timings.generated_tokens > 0
     finally:
         program.runtime.close()
         lm.engine.close()

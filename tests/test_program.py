@@ -186,3 +186,12 @@ def test_parse_fix_repairs_without_an_lm_call(counting):
     out = prog("Quanti lemmi si scrivono «casa»?")
     assert [a.outcome for a in out.attempts] == ["ok"] and out.attempts[0].fixes == ["select-aggregates"]
     assert out.rows == [("1",)] and out.usage["calls"] == 1
+
+
+def test_a_query_only_the_store_refuses_is_repaired_not_a_crash(counting):
+    """rdflib parses a SELECT of a variable outside GROUP BY; the store refuses it: a syntax attempt, then repair."""
+    ungrouped = PREFIXES + 'SELECT ?w (COUNT(?lemma) AS ?n) WHERE { ?lemma ontolex:writtenRep ?w }'
+    prog, lm = program(counting, [ungrouped, CASA])
+    out = prog("Qual è il lemma di «casa»?")
+    assert [a.outcome for a in out.attempts] == ["syntax", "ok"]
+    assert "malformed SPARQL" in out.attempts[0].detail and out.ok
