@@ -1,6 +1,11 @@
 """The one exception hierarchy of nl2sparql: every message is one line saying what was wrong and what to do."""
 
 
+def first_line(error: BaseException) -> str:
+    """The first line of an exception's message (its type name when the message is empty)."""
+    return (str(error).splitlines() or [type(error).__name__])[0]
+
+
 class Nl2SparqlError(Exception):
     """Base class for every error nl2sparql raises on purpose."""
 

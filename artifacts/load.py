@@ -39,9 +39,8 @@ def _build(state: Path | None, *, lm: str | None = None, endpoint: str | None = 
         try:
             program.load(str(state))
         except Exception as error:  # a save edited or cut short after the version was checked
-            from nl2sparql.errors import ArtifactError
+            from nl2sparql.errors import ArtifactError, first_line
 
-            line = (str(error).splitlines() or [type(error).__name__])[0]
-            raise ArtifactError(f"the saved program {state} cannot be loaded: {line}") from None
+            raise ArtifactError(f"the saved program {state} cannot be loaded: {first_line(error)}") from None
     program.set_lm(lm_object if lm_object is not None else resolve_lm(lm))
     return program

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from nl2sparql.files import write_text_atomic
-from nl2sparql.errors import ArtifactError
+from nl2sparql.errors import ArtifactError, first_line
 from nl2sparql.kb.endpoint import default_home
 
 _VERSION = re.compile(r"^v(\d+)$")
@@ -75,14 +75,10 @@ def read_tags(root: Path | None = None) -> dict[str, str]:
     try:
         tags = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ArtifactError(f"corrupt tags file {path}: {_first_line(error)}; fix or delete it") from None
+        raise ArtifactError(f"corrupt tags file {path}: {first_line(error)}; fix or delete it") from None
     if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
         raise ArtifactError(f"corrupt tags file {path}: expected an object of tag → version; fix or delete it")
     return {str(k): v for k, v in tags.items()}
-
-
-def _first_line(error: BaseException) -> str:
-    return (str(error).splitlines() or [type(error).__name__])[0]
 
 
 def _read_json(path: Path, resolved: str) -> Any:
@@ -96,7 +92,7 @@ def _read_json(path: Path, resolved: str) -> Any:
     except json.JSONDecodeError as error:
         raise ArtifactError(f"version {resolved} is corrupt: {path.name} does not parse ({error})") from None
     except OSError as error:
-        raise ArtifactError(f"version {resolved} cannot be read: {path.name}: {_first_line(error)}") from None
+        raise ArtifactError(f"version {resolved} cannot be read: {path.name}: {first_line(error)}") from None
 
 
 def _write_json_atomic(path: Path, data: Any) -> None:

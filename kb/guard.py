@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from nl2sparql.errors import QueryRejected, QuerySyntaxError
-from nl2sparql.kb.lexer import prefixes, tokens
+from nl2sparql.kb.lexer import undeclared_prefixes
 from nl2sparql.kb.limits import QueryLimits, count_triple_patterns, nesting_depth
 from nl2sparql.kb.parser import parse_query, parse_update
 from nl2sparql.kb.service import ServiceCall, check_targets, locate_services, service_targets
@@ -115,16 +115,10 @@ def _parse(text: str):
 def _declare_standard_prefixes(text: str) -> tuple[str, tuple[str, ...]]:
     """Declare rdf:, rdfs:, owl:, xsd: where used undeclared (the live GraphDB predeclares them); refuse any
     other undeclared prefix (rdflib would parse it silently and the stores fail later, more vaguely)."""
-    declared = prefixes(text)
-    missing: list[str] = []
-    for tok in tokens(text):
-        if tok.kind == "word" and ":" in tok.text:
-            name = tok.text.split(":", 1)[0]
-            if name in declared or name.upper() == "PREFIX" or name in missing:
-                continue
-            if name not in STANDARD_PREFIXES:
-                raise QuerySyntaxError(f"undeclared prefix '{name}:': add a PREFIX {name}: <…> line")
-            missing.append(name)
+    missing = undeclared_prefixes(text)
+    for name in missing:
+        if name not in STANDARD_PREFIXES:
+            raise QuerySyntaxError(f"undeclared prefix '{name}:': add a PREFIX {name}: <…> line")
     if not missing:
         return text, ()
     lines = "".join(f"PREFIX {name}: <{STANDARD_PREFIXES[name]}>\n" for name in missing)

@@ -31,6 +31,18 @@ def tokens(query: str) -> list[Token]:
     return [Token(m.lastgroup or "", m.group(), m.start(), m.end()) for m in _TOKEN.finditer(query)]
 
 
+def undeclared_prefixes(query: str) -> list[str]:
+    """The prefixes the query's prefixed names use without a PREFIX line, in order of first use."""
+    declared = prefixes(query)
+    found: list[str] = []
+    for tok in tokens(query):
+        if tok.kind == "word" and ":" in tok.text:
+            name = tok.text.split(":", 1)[0]
+            if name not in declared and name not in found and name.upper() != "PREFIX":  # `PREFIX:` typed as one word
+                found.append(name)
+    return found
+
+
 def prefixes(query: str) -> dict[str, str]:
     """The PREFIX declarations of a query, name → namespace IRI."""
     found: dict[str, str] = {}

@@ -16,6 +16,8 @@ from nl2sparql.kb.parser import parse_query
 from nl2sparql.kb.vocab import COMPLIT_SERVICE
 
 _PN_LOCAL_ESCAPE = re.compile(r"\\(.)")
+_UNPLACED = (f"the SERVICE clauses of this query cannot be told apart from its text: write each as "
+             f"SERVICE <{COMPLIT_SERVICE}> {{ … }}")
 
 
 @dataclass(frozen=True)
@@ -70,8 +72,7 @@ def locate_services(query: str, expected: int) -> list[ServiceCall]:
         if j < len(toks):
             calls.append(ServiceCall(COMPLIT_SERVICE, tok.start, toks[j].end))
     if len(calls) != expected:
-        raise QueryRejected("the SERVICE clauses of this query cannot be told apart from its text: write each "
-                            f"as SERVICE <{COMPLIT_SERVICE}> {{ … }}")
+        raise QueryRejected(_UNPLACED)
     return calls
 
 
@@ -98,8 +99,7 @@ def local_query(query: str, calls: list[ServiceCall]) -> str:
         return query
     rewritten = rewrite_services_as_graph(query, calls)
     if next(_service_nodes(parse_query(rewritten)), None) is not None:
-        raise QueryRejected("the SERVICE clauses of this query cannot be told apart from its text: write each "
-                            f"as SERVICE <{COMPLIT_SERVICE}> {{ … }}")
+        raise QueryRejected(_UNPLACED)
     return rewritten
 
 

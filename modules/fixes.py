@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from nl2sparql.kb import vocab
-from nl2sparql.kb.lexer import prefixes, tokens
+from nl2sparql.kb.lexer import prefixes, tokens, undeclared_prefixes
 
 _FENCE = re.compile(r"```[ \t]*(?:sparql|SPARQL|rq)?[ \t]*\n(.*?)(?:```|$)", re.DOTALL)
 _START = re.compile(r"^\s*(PREFIX|BASE|SELECT|ASK|CONSTRUCT|DESCRIBE)\b", re.IGNORECASE | re.MULTILINE)
@@ -67,8 +67,7 @@ def strip_fences(sparql: str) -> Fix | None:
 def add_missing_prefixes(sparql: str) -> Fix | None:
     """Declare known LiITA prefixes the query uses without declaring, and correct wrong namespace IRIs."""
     declared = prefixes(sparql)
-    used = {tok.text.split(":", 1)[0] for tok in tokens(sparql) if tok.kind == "word" and ":" in tok.text}
-    missing = sorted(name for name in used if name in vocab.PREFIXES and name not in declared)
+    missing = sorted(name for name in undeclared_prefixes(sparql) if name in vocab.PREFIXES)
     text, notes = sparql, []
     for name, iri in declared.items():
         expected = vocab.PREFIXES.get(name)

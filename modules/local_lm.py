@@ -114,6 +114,12 @@ class Timings:
         self.generation_ms += perf[3]
 
 
+def _processors(*processors) -> Any:
+    from llama_cpp import LogitsProcessorList
+
+    return LogitsProcessorList(processors)
+
+
 def _reset_perf(llama) -> None:
     import llama_cpp
 
@@ -208,23 +214,18 @@ class LlamaCppEngine:
             llama = self._load()
             started = time.perf_counter()
             _reset_perf(llama)
-            grammar = self._grammar_for(messages)
             max_tokens = config.max_tokens or 512
             temperature = 0.0 if config.temperature is None else config.temperature
-            greedy = None
-            if grammar is not None:
+            constrained = self.constrains(messages)
+            if constrained:
                 max_tokens = min(max_tokens, SPARQL_MAX_TOKENS)  # never more than the longest gold query
-                if temperature == 0.0 and self.settings.prompt_lookup == 0:
-                    from llama_cpp import LogitsProcessorList
-
-                    from nl2sparql.modules.grammar import GreedyGrammar, catalog_grammar
-
-                    greedy, grammar = GreedyGrammar(llama, catalog_grammar()), None
+            greedy = self._greedy_grammar(llama) if constrained and temperature == 0.0 else None
             try:
                 out = llama.create_chat_completion(
                     messages=messages, max_tokens=max_tokens, temperature=temperature,
-                    stop=list(config.stop) or None, seed=self.settings.seed, grammar=grammar,
-                    logits_processor=LogitsProcessorList([greedy]) if greedy else None)
+                    stop=list(config.stop) or None, seed=self.settings.seed,
+                    grammar=self._full_grammar() if constrained and greedy is None else None,
+                    logits_processor=_processors(greedy) if greedy else None)
             finally:
                 if greedy is not None:
                     greedy.close()
@@ -238,14 +239,25 @@ class LlamaCppEngine:
                         usage=Usage(input_tokens=usage.get("prompt_tokens"),
                                     output_tokens=usage.get("completion_tokens")))
 
-    def _grammar_for(self, messages: list[dict]) -> Any:
-        """The SPARQL grammar for a request that asks for the `sparql` field alone (generate, repair)."""
-        from nl2sparql.modules.grammar import asks_for_sparql, catalog_grammar
+    def constrains(self, messages: list[dict]) -> bool:
+        """Whether the SPARQL grammar applies: a request for the `sparql` field alone (generate, repair)."""
+        from nl2sparql.modules.grammar import asks_for_sparql
 
-        if not self.settings.grammar or not asks_for_sparql(messages):
-            return None
+        return self.settings.grammar and asks_for_sparql(messages)
+
+    def _greedy_grammar(self, llama) -> Any:
+        """The grammar for greedy decoding, checking only the tokens it would pick; None with prompt lookup,
+        whose draft tokens bypass a logits processor."""
+        from nl2sparql.modules.grammar import GreedyGrammar, catalog_grammar
+
+        return GreedyGrammar(llama, catalog_grammar()) if self.settings.prompt_lookup == 0 else None
+
+    def _full_grammar(self) -> Any:
+        """llama.cpp's own grammar sampler (every token tested at every step), for sampling at a temperature."""
         if self._grammar is None:
             from llama_cpp import LlamaGrammar
+
+            from nl2sparql.modules.grammar import catalog_grammar
 
             self._grammar = LlamaGrammar.from_string(catalog_grammar(), verbose=False)
         return self._grammar

@@ -206,7 +206,6 @@ class NL2SPARQL(dspy.Module):
         return Attempt(step, sparql, outcome, detail, len(result.rows), names, result, findings, notes)
 
 
-
 _PREFIX_LINE = re.compile(r"^\s*PREFIX\s+[^\s:]*:\s*<[^>]*>[ \t]*\n?", re.IGNORECASE | re.MULTILINE)
 
 

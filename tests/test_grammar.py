@@ -74,8 +74,8 @@ def test_only_requests_for_the_sparql_field_get_the_grammar():
     assert asks_for_sparql(GENERATE) and asks_for_sparql(REPAIR)
     assert not asks_for_sparql(ANALYZE)
     engine = LlamaCppEngine("qwen-0.5b")
-    assert engine._grammar_for(GENERATE) is not None and engine._grammar_for(ANALYZE) is None
-    assert LlamaCppEngine("qwen-0.5b", LlamaSettings(grammar=False))._grammar_for(GENERATE) is None
+    assert engine.constrains(GENERATE) and engine.constrains(REPAIR) and not engine.constrains(ANALYZE)
+    assert not LlamaCppEngine("qwen-0.5b", LlamaSettings(grammar=False)).constrains(GENERATE)
     assert engine._llama is None  # deciding loads no model
 
 
