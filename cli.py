@@ -284,12 +284,13 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
     nl2sparql ask "Quali lemmi esprimono tristezza?"
     nl2sparql ask "Which Sicilian words translate 'casa'?" --lm openai/gpt-4.1-mini --json
     """
-    from nl2sparql.artifacts.load import load
-    from nl2sparql.modules.program import ProgramSettings
+    import dataclasses
 
+    from nl2sparql.artifacts.load import load
     from nl2sparql.modules.answer import answer_for, prediction_json
 
-    program = load(version, lm=lm, endpoint=url, store=store_path, settings=ProgramSettings(max_repairs=max_repairs))
+    program = load(version, lm=lm, endpoint=url, store=store_path)  # with the settings the version was made with
+    program.settings = dataclasses.replace(program.settings, max_repairs=max_repairs)
     try:
         if as_json:
             out = program(question)
@@ -391,8 +392,10 @@ def optimize() -> None:
 
 
 @optimize.command("run")
-@click.option("--optimizer", type=click.Choice(["bootstrap", "random-search", "mipro", "gepa"]), default="bootstrap",
-              show_default=True, help="DSPy optimizer: few-shot bootstrap, bootstrap + random search, MIPROv2, GEPA.")
+@click.option("--optimizer", type=click.Choice(["bootstrap", "random-search", "mipro", "gepa", "finetune"]),
+              default="bootstrap", show_default=True,
+              help="DSPy optimizer: few-shot bootstrap, bootstrap + random search, MIPROv2, GEPA; or finetune: a LoRA "
+                   "adapter for the local model's generate step, trained on the train split (CPU by default).")
 @click.option("--lm", default=None, help="Student model (default local/qwen-1.5b; any litellm id).")
 @click.option("--teacher-lm", "--reflection-lm", "teacher_lm", default=None,
               help="Teacher for bootstrapping, or reflection LM for GEPA (default: the student).")
@@ -409,19 +412,30 @@ def optimize() -> None:
 @click.option("--resume", is_flag=True, help="Re-run the interrupted compile with its settings; LM calls it already "
                                              "made come from DSPy's cache.")
 @click.option("--tracking-uri", default=None, help="MLflow tracking URI (default: sqlite under $NL2SPARQL_HOME).")
+@click.option("--rank", type=int, default=16, show_default=True, help="finetune: LoRA rank (alpha is twice it).")
+@click.option("--learning-rate", type=float, default=3e-4, show_default=True, help="finetune: AdamW learning rate.")
+@click.option("--epochs", type=int, default=1, show_default=True, help="finetune: passes over the train examples.")
+@click.option("--device", default="cpu", show_default=True, help="finetune: torch device (cuda where one exists).")
 @_store_option
 @click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
 def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
                  budget: str, seed: int, threads: int, train_limit: int | None, dev_limit: int | None,
-                 val_limit: int, parent: str, resume: bool, tracking_uri: str | None, store_path: Path | None, as_json: bool) -> None:
+                 val_limit: int, parent: str, resume: bool, tracking_uri: str | None, rank: int, learning_rate: float,
+                 epochs: int, device: str, store_path: Path | None, as_json: bool) -> None:
     """Compile, score parent and compiled program on dev side by side, and write a new version.
 
     \b
     nl2sparql optimize run --optimizer bootstrap --budget light
     nl2sparql optimize run --optimizer gepa --lm openai/gpt-4.1-mini --budget 200
+    nl2sparql optimize run --optimizer finetune --lm local/qwen-0.5b      # ~1 h on 2 cores; Ctrl-C, then --resume
     """
     from nl2sparql.optimize.compile import CompileConfig
     from nl2sparql.optimize.run import pending_config, run_compile, side_by_side
+
+    if optimizer == "finetune":
+        _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
+                  learning_rate, epochs, device, store_path, as_json)
+        return
 
     config = CompileConfig(optimizer=optimizer, lm=lm, teacher_lm=teacher_lm, train_split=train_split,
                            dev_split=dev_split, budget=budget, seed=seed, threads=threads, train_limit=train_limit,
@@ -434,6 +448,33 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
         click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
         return
     _console().print(side_by_side(result, config.parent, version.name, version.path))
+
+
+def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
+              learning_rate, epochs, device, store_path, as_json) -> None:
+    from nl2sparql.optimize.finetune.job import pending_finetune, run_finetune
+    from nl2sparql.optimize.finetune.lora import LoraSettings
+    from nl2sparql.optimize.finetune.run import FinetuneConfig
+
+    settings = LoraSettings(rank=rank, alpha=2 * rank, learning_rate=learning_rate, epochs=epochs, seed=seed,
+                            device=device)
+    config = FinetuneConfig(lm=lm or "local/qwen-0.5b", teacher_lm=teacher_lm, train_split=train_split,
+                            dev_split=dev_split, train_limit=train_limit, dev_limit=dev_limit, lora=settings)
+    if resume:
+        config = pending_finetune()
+    version, tried = run_finetune(config, resume=resume, store=store_path, tracking_uri=tracking_uri,
+                                  console=_console(stderr=True))
+    if as_json:
+        click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
+        return
+    from rich.table import Table
+
+    table = Table("dev", *tried, title=f"{version.name} written to {version.path} "
+                                       f"(generate step: {'with' if version.manifest['program_settings']['use_examples'] else 'without'} examples)")
+    for key in ("execution_accuracy", "mean_f1", "valid_sparql_rate", "lm_calls_per_question",
+                "prompt_tokens_per_question", "p50_seconds"):
+        table.add_row(key, *(f"{scores.get(key, 0.0):.3f}" for scores in tried.values()))
+    _console().print(table)
 
 
 @main.group("eval", cls=_Group)

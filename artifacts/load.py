@@ -18,23 +18,56 @@ def load(version: str = "latest", *, lm: str | None = None, endpoint: str | None
     embedded store; `runtime` one already open (then `endpoint` and `store` are its own). Nothing is loaded
     until the first question.
     """
-    from nl2sparql.artifacts.store import resolve_program_file
+    from nl2sparql.artifacts.store import resolve_version
 
-    return _build(resolve_program_file(version), lm=lm, endpoint=endpoint, store=store, settings=settings,
-                  lm_object=lm_object, runtime=runtime)
+    found = resolve_version(version)
+    return _build(found.program_file if found else None, found.manifest if found else {}, lm=lm,
+                  endpoint=endpoint, store=store, settings=settings, lm_object=lm_object, runtime=runtime)
 
 
 def load_from_folder(folder: Path, **options) -> NL2SPARQL:
     """The program saved in a version folder copied elsewhere (e.g. an MLflow model's artifacts)."""
-    return _build(folder / "program.json", **options)
+    import json
+
+    manifest_file = folder / "manifest.json"
+    manifest = json.loads(manifest_file.read_text(encoding="utf-8")) if manifest_file.exists() else {}
+    return _build(folder / "program.json", manifest, **options)
 
 
-def _build(state: Path | None, *, lm: str | None = None, endpoint: str | None = None, store: Path | None = None,
-           settings: ProgramSettings | None = None, lm_object=None, runtime: Runtime | None = None) -> NL2SPARQL:
-    from nl2sparql.modules.lm import resolve_lm
+def version_lm(version: str, *, cache: bool = True):
+    """The LM a version brings with it (base model + adapter for a fine-tuned one), or None."""
+    from nl2sparql.artifacts.store import resolve_version
+    from nl2sparql.modules.adapter import LoraAdapter
+    from nl2sparql.modules.lm import adapter_lm
 
+    found = resolve_version(version)
+    adapter = LoraAdapter.from_manifest(found.path, found.manifest) if found else None
+    return adapter_lm(adapter, cache=cache) if adapter else None
+
+
+def manifest_settings(manifest: dict) -> ProgramSettings | None:
+    """The program settings a version was compiled with (a fine-tuned one: how much context it is shown)."""
+    import dataclasses
+
+    data = manifest.get("program_settings")
+    if not isinstance(data, dict):
+        return None
+    known = {f.name for f in dataclasses.fields(ProgramSettings)}
+    return ProgramSettings(**{k: v for k, v in data.items() if k in known})
+
+
+def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoint: str | None = None,
+           store: Path | None = None, settings: ProgramSettings | None = None, lm_object=None,
+           runtime: Runtime | None = None) -> NL2SPARQL:
+    from nl2sparql.modules.adapter import LoraAdapter
+    from nl2sparql.modules.lm import adapter_lm, resolve_lm
+
+    adapter = LoraAdapter.from_manifest(state.parent, manifest) if state is not None else None
+    if adapter is not None and lm_object is None:  # a fine-tuned version runs on its base model + adapter
+        adapter.check_base(lm)
+        lm_object = adapter_lm(adapter)
     runtime = runtime or Runtime(RuntimeConfig(endpoint=EndpointConfig(url=endpoint, store_path=store)))
-    program = NL2SPARQL(settings, runtime)
+    program = NL2SPARQL(settings or manifest_settings(manifest), runtime)
     if state is not None:
         try:
             program.load(str(state))

@@ -138,24 +138,34 @@ def open_shipped() -> Version:
     return open_version("latest", SHIPPED_ROOT)
 
 
-def resolve_program_file(version: str, root: Path | None = None) -> Path | None:
-    """The saved program of a version; None for the uncompiled program. "latest" with nothing compiled
-    in the artifact root is the shipped version (or the uncompiled program if none is shipped)."""
+def resolve_version(version: str, root: Path | None = None) -> Version | None:
+    """The version a name stands for; None for the uncompiled program. "latest" with nothing compiled in the
+    artifact root is the shipped version (or the uncompiled program if none is shipped)."""
     name = effective_name(version, root)
     if name == "uncompiled":
         return None
     if name == SHIPPED:
-        return open_shipped().program_file
-    return open_version(name, root).program_file
+        return open_shipped()
+    return open_version(name, root)
 
 
-def write_version(program, manifest: dict[str, Any], root: Path | None = None) -> Version:
-    """Save a compiled program as the next version, atomically (temp folder + rename)."""
+def resolve_program_file(version: str, root: Path | None = None) -> Path | None:
+    """The saved program of a version; None for the uncompiled program."""
+    found = resolve_version(version, root)
+    return found.program_file if found else None
+
+
+def write_version(program, manifest: dict[str, Any], root: Path | None = None,
+                  files: dict[str, Path] | None = None) -> Version:
+    """Save a compiled program as the next version, atomically (temp folder + rename); `files` are copied in
+    under their names (a fine-tuned version's adapter)."""
     root = root or artifact_root()
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".incoming-", dir=root))
     try:
         _save_without_lms(program, tmp / PROGRAM_FILE)
+        for name, source in (files or {}).items():
+            shutil.copyfile(source, tmp / name)
         for attempt in range(100):
             number = int(versions(root)[-1][1:]) + 1 if versions(root) else 1
             name = f"v{number}"

@@ -42,3 +42,16 @@ def resolve_lm(model: str | None = None, *, temperature: float = 0.0, max_tokens
         raise LMConfigError(f"{model} needs {' or '.join(keys)} in the environment (or use the offline default "
                             f"--lm {DEFAULT_LM})")
     return dspy.LM(model, temperature=temperature, max_tokens=max_tokens, cache=cache)
+
+
+def adapter_lm(adapter, *, temperature: float = 0.0, max_tokens: int = 512, cache: bool = True,
+               n_threads: int | None = None):
+    """A dspy.LM running a fine-tuned version: its base local model with its LoRA adapter (checked first)."""
+    import dspy
+
+    adapter.verify()
+    if adapter.base_model not in LOCAL_MODELS:
+        raise LMConfigError(f"version {adapter.version} was fine-tuned on local/{adapter.base_model}, which this "
+                            "nl2sparql does not know: choose one of " + ", ".join(f"local/{n}" for n in LOCAL_MODELS))
+    engine = LlamaCppEngine(adapter.base_model, LlamaSettings(n_threads=n_threads, lora_path=str(adapter.path)))
+    return dspy.LM(adapter.lm_id, engine=engine, temperature=temperature, max_tokens=max_tokens, cache=cache)

@@ -141,6 +141,7 @@ class LlamaSettings:
     prompt_cache_bytes: int = 1 << 30
     grammar: bool = True  # constrain the `sparql` field to the query grammar (modules/grammar.py)
     prompt_lookup: int = 0  # draft tokens copied from the prompt per step (llama.cpp prompt lookup); 0: off
+    lora_path: str | None = None  # a LoRA adapter GGUF applied on top of the base weights (a fine-tuned version)
 
 
 class LlamaCppEngine:
@@ -192,7 +193,7 @@ class LlamaCppEngine:
 
             draft = LlamaPromptLookupDecoding(num_pred_tokens=self.settings.prompt_lookup)
         llama = Llama(model_path=path, n_ctx=self.settings.n_ctx, n_threads=threads, n_threads_batch=threads,
-                      seed=self.settings.seed, draft_model=draft, verbose=False)
+                      seed=self.settings.seed, draft_model=draft, lora_path=self.settings.lora_path, verbose=False)
         # Keeps the KV state of recent prompts: analyze, generate and repair prompts share long prefixes.
         llama.set_cache(LlamaRAMCache(capacity_bytes=self.settings.prompt_cache_bytes))
         self._llama = llama

@@ -87,12 +87,9 @@ class NL2SPARQL(dspy.Module):
         tracker = UsageTracker()
         calls = 0
         with dspy.context(usage_tracker=tracker):
-            analysis = self.analyze(question=question)
+            analysis, grounding, context = self._prepare(question, exclude_ids)
             calls += analysis.lm_calls
-            grounding = self._ground(question, analysis)
-            context = self._context(question, analysis, frozenset(exclude_ids), grounding)
-            sparql = self.generate(question=question, analysis=describe(analysis), constraints=context.constraints,
-                                   examples=context.examples, schema_notes=context.schema_notes).sparql
+            sparql = self.generate(**_generate_inputs(question, analysis, context)).sparql
             calls += 1
             attempts, repair_calls = self._validate_and_repair(question, sparql, context)
             calls += repair_calls
@@ -107,6 +104,23 @@ class NL2SPARQL(dspy.Module):
             notes=_notes(grounding, question),
             ok=best.outcome in ("ok", "lint", "empty"), usage=_usage(calls, tracker),
             seconds=time.perf_counter() - started)
+
+    def generate_messages(self, question: str, exclude_ids: tuple[str, ...] | frozenset = ()) -> list[dict]:
+        """The chat messages the generate step sends for `question` (what a fine-tuned model learns from)."""
+        analysis, _, context = self._prepare(question, exclude_ids)
+        predict = self.generate.predict
+        adapter = dspy.settings.adapter or dspy.ChatAdapter()
+        return adapter.format(predict.signature, predict.demos, _generate_inputs(question, analysis, context))
+
+    def generate_answer(self, sparql: str) -> str:
+        """The generate step's answer text for a query, in the adapter's format (a fine-tuning target)."""
+        adapter = dspy.settings.adapter or dspy.ChatAdapter()
+        return adapter.format_assistant_message_content(self.generate.predict.signature, {"sparql": sparql})
+
+    def _prepare(self, question: str, exclude_ids) -> tuple[dspy.Prediction, list, Context]:
+        analysis = self.analyze(question=question)
+        grounding = self._ground(question, analysis)
+        return analysis, grounding, self._context(question, analysis, frozenset(exclude_ids), grounding)
 
     def _ground(self, question: str, analysis: dspy.Prediction) -> list:
         """Check the question's words against the lemma bank; generation gets the bank's written forms
@@ -212,6 +226,11 @@ _PREFIX_LINE = re.compile(r"^\s*PREFIX\s+[^\s:]*:\s*<[^>]*>[ \t]*\n?", re.IGNORE
 def without_prefix_lines(sparql: str) -> str:
     """The query without its PREFIX declarations (add_missing_prefixes puts the known ones back)."""
     return _PREFIX_LINE.sub("", sparql.strip()).strip()
+
+
+def _generate_inputs(question: str, analysis: dspy.Prediction, context: Context) -> dict[str, str]:
+    return {"question": question, "analysis": describe(analysis), "constraints": context.constraints,
+            "examples": context.examples, "schema_notes": context.schema_notes}
 
 
 def _diagnosis(attempt: Attempt, context: Context) -> str:
