@@ -2,6 +2,7 @@
 
     python bench/latency.py --label before --no-grammar            # run one setting, save bench/latency-runs/before.json
     python bench/latency.py --label after [--examples-k 1] [--prompt-lookup 10] [--max-tokens 384]
+    python bench/latency.py --label tuned --version v2 --as-compiled  # a fine-tuned version: base + adapter
     python bench/latency.py --table before after                  # print the saved runs side by side
 
 Each run answers the first --limit questions of --split (alternating Italian and English) with a fresh local
@@ -14,6 +15,7 @@ execution accuracy.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import time
@@ -25,7 +27,7 @@ RUNS = Path(__file__).resolve().parent / "latency-runs"
 def run(args) -> dict:
     from rich.progress import Progress
 
-    from nl2sparql.artifacts.load import load
+    from nl2sparql.artifacts.load import load, version_lm
     from nl2sparql.data.dataset import load_dataset
     from nl2sparql.eval.gold import GoldCache
     from nl2sparql.modules.lm import resolve_lm
@@ -33,13 +35,19 @@ def run(args) -> dict:
     from nl2sparql.optimize.metric import ExecutionMetric, examples
 
     records = [r for r in load_dataset() if r.split == args.split][: args.limit]
-    lm = resolve_lm(args.lm, cache=False, n_threads=args.threads, max_tokens=args.max_tokens)
+    own = version_lm(args.version, cache=False) if args.as_compiled else None
+    lm = own or resolve_lm(args.lm, cache=False, n_threads=args.threads, max_tokens=args.max_tokens)
     lm.engine.settings.grammar = args.grammar
     lm.engine.settings.prompt_lookup = args.prompt_lookup
-    settings = ProgramSettings(examples_k=args.examples_k, ontology_k=args.ontology_k,
-                               use_constraints=not args.no_constraints, max_repairs=args.max_repairs,
-                               demo_prefixes=not args.no_demo_prefixes)
-    program = load(args.version, store=args.store, lm_object=lm, settings=settings)
+    if args.as_compiled:  # the version's own LM (base + adapter) and the settings it was made with
+        program = load(args.version, store=args.store, lm_object=lm)
+        program.settings = dataclasses.replace(program.settings, max_repairs=args.max_repairs)
+        args.lm = lm.model
+    else:
+        settings = ProgramSettings(examples_k=args.examples_k, ontology_k=args.ontology_k,
+                                   use_constraints=not args.no_constraints, max_repairs=args.max_repairs,
+                                   demo_prefixes=not args.no_demo_prefixes)
+        program = load(args.version, store=args.store, lm_object=lm, settings=settings)
     metric = ExecutionMetric({r.id: r for r in records}, GoldCache(program.runtime.endpoint))
     rows = []
     with Progress() as progress:
@@ -62,7 +70,9 @@ def run(args) -> dict:
             progress.update(task, advance=1)
     setting = {k: getattr(args, k) for k in ("lm", "split", "limit", "version", "grammar", "prompt_lookup",
                                               "examples_k", "ontology_k", "no_constraints", "no_demo_prefixes", "max_tokens",
-                                              "max_repairs")}
+                                              "max_repairs", "as_compiled")}
+    if args.as_compiled:
+        setting["program_settings"] = dataclasses.asdict(program.settings)
     return {"label": args.label, "setting": setting, "model_load_seconds": round(lm.engine.load_seconds, 1),
             "summary": summarise(rows), "questions": rows}
 
@@ -123,6 +133,8 @@ def main() -> None:
     parser.add_argument("--no-demo-prefixes", action="store_true", help="examples (and so answers) without PREFIX lines")
     parser.add_argument("--max-tokens", type=int, default=512)
     parser.add_argument("--max-repairs", type=int, default=2)
+    parser.add_argument("--as-compiled", action="store_true",
+                        help="run --version on its own LM (a fine-tuned one: base + adapter) and its own settings")
     args = parser.parse_args()
     if args.table:
         table(args.table)

@@ -205,14 +205,20 @@ class GreedyGrammar:
         import numpy as np
 
         logits = np.asarray(scores)
-        choice = int(np.argmax(logits))
-        if not self._allowed(choice):
-            self.refused += 1
-            choice = next((int(t) for t in np.argsort(-logits, kind="stable") if self._allowed(int(t))), self._eos)
+        choice = self._pick(logits)
         self._api.llama_sampler_accept(self._sampler, choice)
         masked = np.full_like(logits, -np.inf)
         masked[choice] = logits[choice]
         return masked
+
+    def _pick(self, logits) -> int:
+        import numpy as np
+
+        choice = int(np.argmax(logits))
+        if not self._allowed(choice):
+            self.refused += 1
+            choice = next((int(t) for t in np.argsort(-logits, kind="stable") if self._allowed(int(t))), self._eos)
+        return choice
 
     def _allowed(self, token: int) -> bool:
         import ctypes
@@ -227,3 +233,29 @@ class GreedyGrammar:
         if self._sampler:
             self._api.llama_sampler_free(self._sampler)
             self._sampler = None
+
+
+class SampledGrammar(GreedyGrammar):
+    """Sampling at a temperature under the grammar, as cheaply as the greedy check: the top-k tokens are ranked
+    by a Gumbel-max draw (logit / temperature + Gumbel noise) and the first one the grammar allows is taken,
+    which is a sample from the allowed tokens' renormalised distribution. Each completion has its own seed."""
+
+    def __init__(self, llama, grammar: str, *, temperature: float, seed: int, top_k: int = 40,
+                 root: str = "root") -> None:
+        import numpy as np
+
+        super().__init__(llama, grammar, root)
+        self._temperature = temperature
+        self._top_k = top_k
+        self._rng = np.random.default_rng(seed)
+
+    def _pick(self, logits) -> int:
+        import numpy as np
+
+        k = min(self._top_k, logits.shape[0])
+        top = np.argpartition(-logits, k - 1)[:k]
+        keys = logits[top] / self._temperature + self._rng.gumbel(size=k)
+        for token in top[np.argsort(-keys, kind="stable")]:
+            if self._allowed(int(token)):
+                return int(token)
+        return super()._pick(logits)  # none of the top-k is allowed: the best allowed token

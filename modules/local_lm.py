@@ -220,7 +220,7 @@ class LlamaCppEngine:
             constrained = self.constrains(messages)
             if constrained:
                 max_tokens = min(max_tokens, SPARQL_MAX_TOKENS)  # never more than the longest gold query
-            greedy = self._greedy_grammar(llama) if constrained and temperature == 0.0 else None
+            greedy = self._grammar_processor(llama, temperature) if constrained else None
             try:
                 out = llama.create_chat_completion(
                     messages=messages, max_tokens=max_tokens, temperature=temperature,
@@ -246,15 +246,21 @@ class LlamaCppEngine:
 
         return self.settings.grammar and asks_for_sparql(messages)
 
-    def _greedy_grammar(self, llama) -> Any:
-        """The grammar for greedy decoding, checking only the tokens it would pick; None with prompt lookup,
-        whose draft tokens bypass a logits processor."""
-        from nl2sparql.modules.grammar import GreedyGrammar, catalog_grammar
+    def _grammar_processor(self, llama, temperature: float) -> Any:
+        """The grammar as a logits processor that checks only the tokens it would pick (greedy, or a Gumbel-max
+        sample at a temperature, seeded per call); None with prompt lookup, whose draft tokens bypass a
+        logits processor."""
+        from nl2sparql.modules.grammar import GreedyGrammar, SampledGrammar, catalog_grammar
 
-        return GreedyGrammar(llama, catalog_grammar()) if self.settings.prompt_lookup == 0 else None
+        if self.settings.prompt_lookup != 0:
+            return None
+        if temperature == 0.0:
+            return GreedyGrammar(llama, catalog_grammar())
+        return SampledGrammar(llama, catalog_grammar(), temperature=temperature,
+                              seed=self.settings.seed * 100_003 + self.calls)
 
     def _full_grammar(self) -> Any:
-        """llama.cpp's own grammar sampler (every token tested at every step), for sampling at a temperature."""
+        """llama.cpp's own grammar sampler (every token tested at every step), used with prompt lookup."""
         if self._grammar is None:
             from llama_cpp import LlamaGrammar
 

@@ -36,6 +36,11 @@ class ProgramSettings:
     # False: examples are shown without their PREFIX lines, so the model need not write them either (fewer
     # prompt and completion tokens); the known prefixes are declared after generation (modules/fixes.py).
     demo_prefixes: bool = True
+    # Execution-guided choice: when the first query fails or returns nothing, sample this many more (at
+    # `candidate_temperature`), execute them all and answer with the result most agree on (modules/choice.py);
+    # repair runs only when none of them returns rows. 0: off.
+    candidates: int = 0
+    candidate_temperature: float = 0.7
 
 
 @dataclass
@@ -89,11 +94,16 @@ class NL2SPARQL(dspy.Module):
         with dspy.context(usage_tracker=tracker):
             analysis, grounding, context = self._prepare(question, exclude_ids)
             calls += analysis.lm_calls
-            sparql = self.generate(**_generate_inputs(question, analysis, context)).sparql
+            inputs = _generate_inputs(question, analysis, context)
+            sparql = self.generate(**inputs).sparql
             calls += 1
-            attempts, repair_calls = self._validate_and_repair(question, sparql, context)
-            calls += repair_calls
-        best = _best(attempts)
+            attempts, chosen = self._sample_when_failed(self._run("generate", sparql), inputs)
+            calls += len(attempts) - 1
+            if chosen is None:
+                more, repair_calls = self._validate_and_repair(question, attempts[0], context)
+                attempts += more
+                calls += repair_calls
+        best = chosen or _best(attempts)
         return dspy.Prediction(
             question=question, sparql=best.sparql, result=best.result,
             rows=best.result.values() if best.result is not None else [],
@@ -162,11 +172,25 @@ class NL2SPARQL(dspy.Module):
     def _demo_sparql(self, sparql: str) -> str:
         return sparql.strip() if self.settings.demo_prefixes else without_prefix_lines(sparql)
 
-    def _validate_and_repair(self, question: str, sparql: str, context: Context) -> tuple[list[Attempt], int]:
+    def _sample_when_failed(self, first: Attempt, inputs: dict[str, str]) -> tuple[list[Attempt], Attempt | None]:
+        """The first attempt, plus sampled candidates when it failed; the one chosen by execution, if any."""
+        if first.outcome in ("ok", "lint") or self.settings.candidates < 1:
+            return [first], None
+        from nl2sparql.modules.choice import choose_by_execution
+
+        attempts = [first]
+        for rollout in range(1, self.settings.candidates + 1):
+            config = {"temperature": self.settings.candidate_temperature, "rollout_id": rollout}
+            attempts.append(self._run(f"sample:{rollout}", self.generate(**inputs, config=config).sparql))
+        return attempts, choose_by_execution(attempts)
+
+    def _validate_and_repair(self, question: str, first: Attempt, context: Context) -> tuple[list[Attempt], int]:
+        """The first attempt, then deterministic fixes and LM repairs until one runs (returned without `first`)."""
         attempts: list[Attempt] = []
         step, calls, empty_repaired, tried = "generate", 0, False, set()
+        sparql = first.sparql
         while True:
-            attempt = self._run(step, sparql)
+            attempt = first if step == "generate" else self._run(step, sparql)
             attempts.append(attempt)
             tried.add(attempt.sparql)
             if attempt.outcome == "ok":
@@ -183,7 +207,7 @@ class NL2SPARQL(dspy.Module):
                                  diagnosis=_diagnosis(attempt, context), history=_history(attempts),
                                  constraints=context.constraints).sparql
             step, calls = "repair", calls + 1
-        return attempts, calls
+        return attempts[1:], calls
 
     def _run(self, step: str, sparql: str) -> Attempt:
         """Deterministic fixes, guard, lint, then execution; never executes what the guard refuses."""

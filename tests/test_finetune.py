@@ -241,12 +241,36 @@ def test_llama_cpp_runs_the_real_model_with_an_adapter_of_ours(kb_store, tmp_pat
         "program_settings": {"use_examples": False, "use_constraints": False, "ontology_k": 0, "max_repairs": 0}},
         root, files={ADAPTER_FILE: made})
     program = nl2sparql.load(version.name, store=kb_store)
+    lm = program.generate.predict.lm
+    lm.cache = False  # a run before this one must not answer from DSPy's cache
     try:
         out = program("Quali lemmi esprimono tristezza?")
-        assert out.usage["calls"] == 1 and out.usage["completion_tokens"] > 0
+        assert out.usage["calls"] == 1 and lm.engine.calls == 1 and out.usage["completion_tokens"] > 0
         assert re.search(r"\b(SELECT|ASK)\b", out.sparql)  # the grammar let only SPARQL through
-        llama = program.generate.predict.lm.engine._llama
+        llama = lm.engine._llama
         assert llama is not None and llama._lora_adapter is not None  # llama.cpp accepted the adapter
     finally:
         program.runtime.close()
-        program.generate.predict.lm.engine.close()
+        lm.engine.close()
+
+
+def test_a_teacher_adds_only_the_answers_that_execute_like_the_gold(endpoint):
+    from dspy.utils.dummies import DummyLM
+
+    from nl2sparql.modules.program import NL2SPARQL, ProgramSettings
+    from nl2sparql.modules.runtime import Runtime
+    from nl2sparql.optimize.finetune.teacher import teacher_examples
+
+    train = training_records(load_dataset())
+    right, wrong = train[0], train[1]
+    assert right.sparql != wrong.sparql
+    settings = ProgramSettings(use_examples=False, use_constraints=False, ontology_k=0, max_repairs=0,
+                               ground_entities=False)
+    program = NL2SPARQL(settings, Runtime(endpoint=endpoint))
+    # Each record is asked in Italian and English: the teacher answers `right` twice with its gold query and
+    # `wrong` twice with a query about another word.
+    teacher = DummyLM([{"sparql": right.sparql}] * 2 + [{"sparql": right.sparql}] * 2)
+    found = teacher_examples(program, [right, wrong], teacher)
+    assert [(e.record_id, e.language) for e in found] == [(right.id, "it"), (right.id, "en")]
+    assert all(e.source == teacher.model and right.sparql.strip() in e.answer for e in found)
+    assert found[0].messages == tuple(program.generate_messages(right.question_it, exclude_ids=(right.id,)))

@@ -124,3 +124,32 @@ def test_greedy_grammar_writes_what_llama_cpps_grammar_sampler_writes(tmp_path_f
         llama.close()
     assert lazy == full
     assert lazy.startswith("[[ ## sparql ## ]]\nSELECT") and lazy.endswith("[[ ## completed ## ]]")
+
+
+@pytest.mark.slow
+def test_sampling_under_the_grammar_writes_different_answers_the_grammar_accepts(tmp_path_factory):
+    """SampledGrammar at a temperature: each seed draws its own answer, and every answer is in the grammar."""
+    from llama_cpp import Llama, LogitsProcessorList
+
+    from nl2sparql.modules.grammar import GrammarChecker, SampledGrammar
+
+    folder = Path(os.environ.get("NL2SPARQL_MODEL_DIR") or tmp_path_factory.mktemp("models"))
+    llama = Llama(model_path=str(assemble(LOCAL_MODELS["qwen-0.5b"], folder)), n_ctx=2048, seed=0, verbose=False)
+    messages = requests(GenerateSparql, dict(constraints="", schema_notes="", examples="", analysis="",
+                                             question="Quali lemmi esprimono gioia?"))
+    answers = []
+    try:
+        for seed in (1, 2, 3):
+            sampled = SampledGrammar(llama, catalog_grammar(), temperature=1.0, seed=seed)
+            out = llama.create_chat_completion(messages=messages, max_tokens=120, temperature=1.0,
+                                               logits_processor=LogitsProcessorList([sampled]))
+            sampled.close()
+            answers.append((out["choices"][0]["message"]["content"], out["choices"][0]["finish_reason"]))
+        checker = GrammarChecker(llama, catalog_grammar())
+        for text, finish in answers:
+            assert text.startswith("[[ ## sparql ## ]]\n")
+            if finish == "stop":
+                assert checker.accepts(text), text
+    finally:
+        llama.close()
+    assert len({text for text, _ in answers}) > 1

@@ -195,3 +195,33 @@ def test_a_query_only_the_store_refuses_is_repaired_not_a_crash(counting):
     out = prog("Qual è il lemma di «casa»?")
     assert [a.outcome for a in out.attempts] == ["syntax", "ok"]
     assert "malformed SPARQL" in out.attempts[0].detail and out.ok
+
+
+NOUNS_COUNT = PREFIXES + ('SELECT (COUNT(?lemma) AS ?n) WHERE { GRAPH <http://liita.it/data> { ?lemma lila:hasPOS '
+                          'lila:noun } }')
+CASA_AGAIN = PREFIXES + ('SELECT ?lemma WHERE { GRAPH <http://liita.it/data> {\n ?lemma ontolex:writtenRep "casa"@it '
+                         '} }')
+
+
+def test_execution_guided_choice_answers_with_the_result_most_candidates_agree_on(counting):
+    """The first query does not parse: three candidates are sampled; two agree on the rows of 'casa' (written
+    differently), one counts nouns; the majority result is the answer and no repair runs."""
+    prog, lm = program(counting, ["SELEC ?x WHERE {", NOUNS_COUNT, CASA, CASA_AGAIN], candidates=3)
+    out = prog("Quali lemmi sono scritti 'casa'?")
+    assert [a.step for a in out.attempts] == ["generate", "sample:1", "sample:2", "sample:3"]
+    assert out.sparql == CASA and out.ok and out.rows
+    assert out.usage["calls"] == 4
+    assert all(a.step != "repair" for a in out.attempts)
+
+
+def test_execution_guided_choice_falls_back_to_repair_when_no_candidate_returns_rows(counting):
+    prog, lm = program(counting, ["SELEC ?x WHERE {", NOTHING, "ASK {", CASA], candidates=2, max_repairs=1)
+    out = prog("Quali lemmi sono scritti 'casa'?")
+    assert [a.step for a in out.attempts][:3] == ["generate", "sample:1", "sample:2"]
+    assert "repair" in [a.step for a in out.attempts] and out.sparql == CASA
+
+
+def test_a_valid_first_query_samples_nothing(counting):
+    prog, lm = program(counting, [CASA], candidates=4)
+    out = prog("Quali lemmi sono scritti 'casa'?")
+    assert [a.step for a in out.attempts] == ["generate"] and out.usage["calls"] == 1

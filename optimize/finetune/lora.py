@@ -137,7 +137,6 @@ def train_lora(model, examples: list[TokenizedExample], settings: LoraSettings, 
     if resume:
         start, losses, seconds, tokens = _restore(path, fingerprint, model, optimizer, scheduler)
     model.train()
-    step = start
     began = time.perf_counter()
     try:
         for step in range(start, total):
@@ -160,7 +159,6 @@ def train_lora(model, examples: list[TokenizedExample], settings: LoraSettings, 
             if (step + 1) % settings.checkpoint_every == 0 and step + 1 < total:
                 _save(path, fingerprint, step + 1, model, optimizer, scheduler, losses,
                       seconds + time.perf_counter() - began, tokens)
-        step = total
     except BaseException:
         done = len(losses)  # steps finished, including those restored
         if done > start:

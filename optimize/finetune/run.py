@@ -105,14 +105,13 @@ def adapter_manifest(config: FinetuneConfig, result: FinetuneResult) -> dict:
 
     base = LOCAL_MODELS[config.base_model()]
     training = result.training
-    languages: dict[str, int] = {}
-    for example in result.examples:
-        languages[example.source if example.source != "gold" else example.language] = \
-            languages.get(example.source if example.source != "gold" else example.language, 0) + 1
+    from collections import Counter
+
+    languages = Counter(e.language if e.source == "gold" else e.source for e in result.examples)
     return {
         "file": ADAPTER_FILE, "sha256": file_sha256(result.adapter), "size": result.adapter.stat().st_size,
         "base_model": base.name, "base_file": base.filename, "base_sha256": base.sha256, "format": "gguf-lora",
-        "training": {**config.to_json(), "examples": len(result.examples), "examples_by_source": languages,
+        "training": {**config.to_json(), "examples": len(result.examples), "examples_by_source": dict(languages),
                      "records": len({e.record_id for e in result.examples}), "skipped_too_long": training.skipped,
                      "steps": training.steps, "tokens": training.tokens, "seconds": round(training.seconds, 1),
                      "examples_per_second": round(training.examples_per_second, 4),
