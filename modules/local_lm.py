@@ -133,6 +133,16 @@ def _read_perf(llama) -> tuple[int, float, int, float]:
     return data.n_p_eval, data.t_p_eval_ms, data.n_eval, data.t_eval_ms
 
 
+def chat_messages(request) -> list[dict]:
+    """The chat messages llama.cpp is given for a DSPy engine request (what a fine-tuned model learns from)."""
+    messages = []
+    if request.system is not None:
+        system = request.system if isinstance(request.system, str) else "".join(p.text for p in request.system)
+        messages.append({"role": "system", "content": system})
+    messages.extend({"role": m.role, "content": m.text or ""} for m in request.messages)
+    return messages
+
+
 @dataclass
 class LlamaSettings:
     n_ctx: int = 8192  # MIPRO's instruction proposals run past 4,096 tokens
@@ -205,11 +215,7 @@ class LlamaCppEngine:
         from dspy.lm15 import Message, Response, TextPart, Usage
 
         validate_request(request)
-        messages = []
-        if request.system is not None:
-            system = request.system if isinstance(request.system, str) else "".join(p.text for p in request.system)
-            messages.append({"role": "system", "content": system})
-        messages.extend({"role": m.role, "content": m.text or ""} for m in request.messages)
+        messages = chat_messages(request)
         config = request.config
         with self._lock:
             llama = self._load()

@@ -274,3 +274,38 @@ def test_a_teacher_adds_only_the_answers_that_execute_like_the_gold(endpoint):
     assert [(e.record_id, e.language) for e in found] == [(right.id, "it"), (right.id, "en")]
     assert all(e.source == teacher.model and right.sparql.strip() in e.answer for e in found)
     assert found[0].messages == tuple(program.generate_messages(right.question_it, exclude_ids=(right.id,)))
+
+
+class RecordingEngine:
+    """A DSPy engine that keeps the requests it is sent and answers with a fixed query (unit tests only)."""
+
+    def __init__(self, answer: str):
+        self.answer, self.requests = answer, []
+
+    def complete(self, request):
+        from dspy.lm15 import Message, Response, TextPart, Usage
+
+        self.requests.append(request)
+        return Response(id="r", model="recording", message=Message.assistant([TextPart(self.answer)]),
+                        finish_reason="stop", usage=Usage(input_tokens=1, output_tokens=1))
+
+
+def test_the_training_prompt_is_what_the_engine_is_sent_at_inference(endpoint):
+    """The messages an example is trained on equal those the local engine hands llama.cpp for that question,
+    and the trained answer is parsed back by the adapter into the same query."""
+    import dspy
+
+    from nl2sparql.modules.local_lm import chat_messages
+    from nl2sparql.modules.program import NL2SPARQL, without_prefix_lines
+    from nl2sparql.modules.runtime import Runtime
+    from nl2sparql.optimize.finetune.run import FinetuneConfig
+
+    record = training_records(load_dataset())[0]
+    program = NL2SPARQL(FinetuneConfig().program_settings(), Runtime(endpoint=endpoint))
+    [example] = [e for e in build_examples(program, [record], answer_sparql=without_prefix_lines)
+                 if e.language == "en"]
+    engine = RecordingEngine(example.answer)
+    program.set_lm(dspy.LM("local/recording", engine=engine, cache=False))
+    out = program(record.question_en, exclude_ids=(record.id,))
+    assert chat_messages(engine.requests[0]) == list(example.messages)
+    assert without_prefix_lines(out.attempts[0].sparql) == without_prefix_lines(record.sparql)
