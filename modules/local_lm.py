@@ -143,6 +143,20 @@ def chat_messages(request) -> list[dict]:
     return messages
 
 
+def _counted_cache(base: type) -> type:
+    """llama-cpp-python's RAM prompt cache, counting all of each saved state. Its own count leaves out the copy
+    of the logits buffer every state carries (n_batch × vocabulary floats: ~311 MB for Qwen2.5), so the cache
+    grew by that much per call, past its capacity, until the process ran out of memory."""
+
+    class CountedRAMCache(base):
+        @property
+        def cache_size(self) -> int:
+            return sum(state.llama_state_size + state.scores.nbytes + state.input_ids.nbytes
+                       for state in self.cache_state.values())
+
+    return CountedRAMCache
+
+
 @dataclass
 class LlamaSettings:
     n_ctx: int = 8192  # MIPRO's instruction proposals run past 4,096 tokens
@@ -202,10 +216,15 @@ class LlamaCppEngine:
             from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
 
             draft = LlamaPromptLookupDecoding(num_pred_tokens=self.settings.prompt_lookup)
-        llama = Llama(model_path=path, n_ctx=self.settings.n_ctx, n_threads=threads, n_threads_batch=threads,
-                      seed=self.settings.seed, draft_model=draft, lora_path=self.settings.lora_path, verbose=False)
+        from llama_cpp._utils import suppress_stdout_stderr
+
+        # llama.cpp prints a line per adapter tensor even when not verbose; the user needs none of them.
+        with suppress_stdout_stderr(disable=self.settings.lora_path is None):
+            llama = Llama(model_path=path, n_ctx=self.settings.n_ctx, n_threads=threads, n_threads_batch=threads,
+                          seed=self.settings.seed, draft_model=draft, lora_path=self.settings.lora_path,
+                          verbose=False)
         # Keeps the KV state of recent prompts: analyze, generate and repair prompts share long prefixes.
-        llama.set_cache(LlamaRAMCache(capacity_bytes=self.settings.prompt_cache_bytes))
+        llama.set_cache(_counted_cache(LlamaRAMCache)(capacity_bytes=self.settings.prompt_cache_bytes))
         self._llama = llama
         self.load_seconds = time.perf_counter() - started
         return llama
