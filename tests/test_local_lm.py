@@ -57,3 +57,26 @@ def test_real_local_model_end_to_end(kb_store, tmp_path, monkeypatch):
     finally:
         program.runtime.close()
         lm.engine.close()
+
+
+def test_the_prompt_cache_stays_within_its_capacity_counting_the_logits_each_state_carries():
+    """llama-cpp-python counts only llama.cpp's bytes of a saved state; each also carries a copy of the logits
+    buffer (~311 MB for Qwen2.5), so an uncounted cache grew past its capacity by that much per call."""
+    import numpy as np
+    from llama_cpp import LlamaRAMCache
+    from llama_cpp.llama import LlamaState
+
+    from nl2sparql.modules.local_lm import _counted_cache
+
+    def state(n: int) -> LlamaState:
+        return LlamaState(np.arange(n, dtype=np.intc), np.zeros((256, 1024), dtype=np.single), n, b"kv", 2, 0)
+
+    capacity = (3 << 20) + (1 << 19)  # room for three states of 1 MB of logits each
+    counted, plain = _counted_cache(LlamaRAMCache)(capacity_bytes=capacity), LlamaRAMCache(capacity_bytes=capacity)
+    for n in range(1, 9):
+        counted[tuple(range(n))] = state(n)
+        plain[tuple(range(n))] = state(n)
+    kept = list(counted.cache_state.values())
+    assert sum(s.scores.nbytes for s in kept) <= capacity and len(kept) == 3
+    assert [s.n_tokens for s in kept] == [6, 7, 8]  # the most recent prompts stay
+    assert len(plain.cache_state) == 8  # what llama-cpp-python's own count lets through
