@@ -41,12 +41,13 @@ def run(args) -> dict:
     lm.engine.settings.prompt_lookup = args.prompt_lookup
     if args.as_compiled:  # the version's own LM (base + adapter) and the settings it was made with
         program = load(args.version, store=args.store, lm_object=lm)
-        program.settings = dataclasses.replace(program.settings, max_repairs=args.max_repairs)
+        program.settings = dataclasses.replace(program.settings, max_repairs=args.max_repairs,
+                                               candidates=args.candidates)
         args.lm = lm.model
     else:
         settings = ProgramSettings(examples_k=args.examples_k, ontology_k=args.ontology_k,
                                    use_constraints=not args.no_constraints, max_repairs=args.max_repairs,
-                                   demo_prefixes=not args.no_demo_prefixes)
+                                   demo_prefixes=not args.no_demo_prefixes, candidates=args.candidates)
         program = load(args.version, store=args.store, lm_object=lm, settings=settings)
     metric = ExecutionMetric({r.id: r for r in records}, GoldCache(program.runtime.endpoint))
     rows = []
@@ -70,7 +71,7 @@ def run(args) -> dict:
             progress.update(task, advance=1)
     setting = {k: getattr(args, k) for k in ("lm", "split", "limit", "version", "grammar", "prompt_lookup",
                                               "examples_k", "ontology_k", "no_constraints", "no_demo_prefixes", "max_tokens",
-                                              "max_repairs", "as_compiled")}
+                                              "max_repairs", "as_compiled", "candidates")}
     if args.as_compiled:
         setting["program_settings"] = dataclasses.asdict(program.settings)
     return {"label": args.label, "setting": setting, "model_load_seconds": round(lm.engine.load_seconds, 1),
@@ -133,6 +134,8 @@ def main() -> None:
     parser.add_argument("--no-demo-prefixes", action="store_true", help="examples (and so answers) without PREFIX lines")
     parser.add_argument("--max-tokens", type=int, default=512)
     parser.add_argument("--max-repairs", type=int, default=2)
+    parser.add_argument("--candidates", type=int, default=0,
+                        help="execution-guided choice: queries sampled when the first fails or returns nothing")
     parser.add_argument("--as-compiled", action="store_true",
                         help="run --version on its own LM (a fine-tuned one: base + adapter) and its own settings")
     args = parser.parse_args()
