@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ import pytest
 from nl2sparql.artifacts.store import write_version
 from nl2sparql.data.dataset import load_dataset
 from nl2sparql.errors import ArtifactError, DatasetError
-from nl2sparql.modules.adapter import ADAPTER_FILE, LoraAdapter, file_sha256
+from nl2sparql.modules.adapter import ADAPTER_FILE, file_sha256
 from nl2sparql.optimize.finetune.examples import build_examples, training_records
 from nl2sparql.optimize.finetune.gguf_lora import LAYER_TENSORS, from_peft_state, gguf_name, write_adapter
 from nl2sparql.optimize.finetune.lora import LoraSettings, TokenizedExample, TrainProgress, train_lora

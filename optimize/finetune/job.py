@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, replace
 from pathlib import Path
 
 from nl2sparql.artifacts.store import artifact_root, write_version

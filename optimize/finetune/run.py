@@ -42,7 +42,7 @@ class FinetuneConfig:
 
         name = (self.lm or "").removeprefix("local/")
         if not (self.lm or "").startswith("local/") or name not in LOCAL_MODELS:
-            raise LMConfigError(f"fine-tuning trains a local model's weights: --lm must be one of "
+            raise LMConfigError("fine-tuning trains a local model's weights: --lm must be one of "
                                 + ", ".join(f"local/{n}" for n in LOCAL_MODELS) + f", not {self.lm}")
         return name
 
