@@ -34,17 +34,6 @@ def load_from_folder(folder: Path, **options) -> NL2SPARQL:
     return _build(folder / "program.json", manifest, **options)
 
 
-def version_lm(version: str, *, cache: bool = True):
-    """The LM a version brings with it (base model + adapter for a fine-tuned one), or None."""
-    from nl2sparql.artifacts.store import resolve_version
-    from nl2sparql.modules.adapter import LoraAdapter
-    from nl2sparql.modules.lm import adapter_lm
-
-    found = resolve_version(version)
-    adapter = LoraAdapter.from_manifest(found.path, found.manifest) if found else None
-    return adapter_lm(adapter, cache=cache) if adapter else None
-
-
 def manifest_settings(manifest: dict) -> ProgramSettings | None:
     """The program settings a version was compiled with (a fine-tuned one: how much context it is shown)."""
     import dataclasses
@@ -63,9 +52,11 @@ def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoin
     from nl2sparql.modules.lm import adapter_lm, resolve_lm
 
     adapter = LoraAdapter.from_manifest(state.parent, manifest) if state is not None else None
-    if adapter is not None and lm_object is None:  # a fine-tuned version runs on its base model + adapter
+    if adapter is not None and (lm_object is None or _is_local(lm_object)):
+        # A fine-tuned version runs on its base model + adapter, in place of any local model it is given (an
+        # eval's or a compile's); a fake or remote LM object passed on purpose is used as is.
         adapter.check_base(lm)
-        lm_object = adapter_lm(adapter)
+        lm_object = adapter_lm(adapter, cache=getattr(lm_object, "cache", True))
     runtime = runtime or Runtime(RuntimeConfig(endpoint=EndpointConfig(url=endpoint, store_path=store)))
     program = NL2SPARQL(settings or manifest_settings(manifest), runtime)
     if state is not None:
@@ -77,3 +68,7 @@ def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoin
             raise ArtifactError(f"the saved program {state} cannot be loaded: {first_line(error)}") from None
     program.set_lm(lm_object if lm_object is not None else resolve_lm(lm))
     return program
+
+
+def _is_local(lm) -> bool:
+    return str(getattr(lm, "model", "")).startswith("local/")

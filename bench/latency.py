@@ -27,7 +27,7 @@ RUNS = Path(__file__).resolve().parent / "latency-runs"
 def run(args) -> dict:
     from rich.progress import Progress
 
-    from nl2sparql.artifacts.load import load, version_lm
+    from nl2sparql.artifacts.load import load
     from nl2sparql.data.dataset import load_dataset
     from nl2sparql.eval.gold import GoldCache
     from nl2sparql.modules.lm import resolve_lm
@@ -35,20 +35,20 @@ def run(args) -> dict:
     from nl2sparql.optimize.metric import ExecutionMetric, examples
 
     records = [r for r in load_dataset() if r.split == args.split][: args.limit]
-    own = version_lm(args.version, cache=False) if args.as_compiled else None
-    lm = own or resolve_lm(args.lm, cache=False, n_threads=args.threads, max_tokens=args.max_tokens)
-    lm.engine.settings.grammar = args.grammar
-    lm.engine.settings.prompt_lookup = args.prompt_lookup
-    if args.as_compiled:  # the version's own LM (base + adapter) and the settings it was made with
+    lm = resolve_lm(args.lm, cache=False, n_threads=args.threads, max_tokens=args.max_tokens)
+    if args.as_compiled:  # the version's own LM (a fine-tuned one: base + adapter) and its own settings
         program = load(args.version, store=args.store, lm_object=lm)
         program.settings = dataclasses.replace(program.settings, max_repairs=args.max_repairs,
                                                candidates=args.candidates)
+        lm = program.generate.predict.lm
         args.lm = lm.model
     else:
         settings = ProgramSettings(examples_k=args.examples_k, ontology_k=args.ontology_k,
                                    use_constraints=not args.no_constraints, max_repairs=args.max_repairs,
                                    demo_prefixes=not args.no_demo_prefixes, candidates=args.candidates)
         program = load(args.version, store=args.store, lm_object=lm, settings=settings)
+    lm.engine.settings.grammar = args.grammar
+    lm.engine.settings.prompt_lookup = args.prompt_lookup
     metric = ExecutionMetric({r.id: r for r in records}, GoldCache(program.runtime.endpoint))
     rows = []
     with Progress() as progress:

@@ -197,13 +197,12 @@ class _Run:
     @classmethod
     def open(cls, version: str, split_key: str, records: list[Record], lm, endpoint, store, force: bool,
              root: Path | None, settings: ProgramSettings | None, peek: bool = False) -> _Run:
-        from nl2sparql.artifacts.load import load, version_lm
+        from nl2sparql.artifacts.load import load
         from nl2sparql.eval.gold import GoldCache
         from nl2sparql.optimize.metric import ExecutionMetric
 
         program_version = "uncompiled" if version in PSEUDO_VERSIONS else version
-        own_lm = None if version in PSEUDO_VERSIONS or not _is_local(lm) else version_lm(version, cache=False)
-        program = load(program_version, endpoint=endpoint, store=store, lm_object=own_lm or lm, settings=settings)
+        program = load(program_version, endpoint=endpoint, store=store, lm_object=lm, settings=settings)
         fingerprint = program.runtime.endpoint.fingerprint()
         lm_id = program.generate.predict.lm.model  # a fine-tuned version runs on its own base + adapter
         path = report_path(version, split_key, lm_id, fingerprint, root)
@@ -235,12 +234,6 @@ class _Run:
         self.journal.discard()
         if track:
             _track(self.report, self.path, tracking_uri)
-
-
-def _is_local(lm) -> bool:
-    """A fine-tuned version takes its own base model + adapter in place of the run's local model (a fake or
-    remote LM given on purpose is used as is)."""
-    return str(getattr(lm, "model", "")).startswith("local/")
 
 
 def _track(report: Report, path: Path, tracking_uri: str | None) -> None:

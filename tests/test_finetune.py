@@ -168,11 +168,26 @@ def test_a_fine_tuned_version_carries_its_adapter_and_checksum(tmp_path, monkeyp
     program = nl2sparql.load(version.name, store=kb_store)
     try:
         lm = program.generate.predict.lm
-        assert lm.model == f"local/qwen-0.5b+lora-{version.manifest['adapter']['sha256'][:8]}"
+        adapter_id = f"local/qwen-0.5b+lora-{version.manifest['adapter']['sha256'][:8]}"
+        assert lm.model == adapter_id
         assert lm.engine.settings.lora_path == str(stored) and lm.engine.model == "qwen-0.5b"
         assert program.settings.use_examples is False and program.settings.ontology_k == 0
     finally:
         program.runtime.close()
+    # An eval hands every version the run's local model: a fine-tuned one takes its own instead, keeping the
+    # run's cache setting; a fake LM passed on purpose is used as is.
+    from dspy.utils.dummies import DummyLM
+
+    from nl2sparql.modules.lm import resolve_lm
+
+    program = nl2sparql.load(version.name, store=kb_store, lm_object=resolve_lm("local/qwen-1.5b", cache=False))
+    lm = program.generate.predict.lm
+    assert lm.model == adapter_id and lm.cache is False
+    program.runtime.close()
+    dummy = DummyLM([{"sparql": "ASK {}"}])
+    program = nl2sparql.load(version.name, store=kb_store, lm_object=dummy)
+    assert program.generate.predict.lm is dummy
+    program.runtime.close()
 
 
 def test_a_corrupt_or_missing_adapter_and_a_wrong_base_model_are_one_line_errors(tmp_path, monkeypatch):
