@@ -323,3 +323,17 @@ def test_the_training_prompt_is_what_the_engine_is_sent_at_inference(endpoint):
     out = program(record.question_en, exclude_ids=(record.id,))
     assert chat_messages(engine.requests[0]) == list(example.messages)
     assert without_prefix_lines(out.attempts[0].sparql) == without_prefix_lines(record.sparql)
+
+
+def test_resume_without_a_recorded_fine_tune_or_with_corrupt_settings_is_a_one_line_error(tmp_path):
+    from nl2sparql.errors import Nl2SparqlError
+    from nl2sparql.optimize.finetune.job import PENDING, pending_finetune
+    from nl2sparql.optimize.finetune.run import FINETUNE_DIR
+
+    with pytest.raises(Nl2SparqlError, match="nothing to resume"):
+        pending_finetune(tmp_path)
+    (tmp_path / FINETUNE_DIR).mkdir()
+    (tmp_path / FINETUNE_DIR / PENDING).write_text('{"lm": "local/qwen-0.5b"')
+    with pytest.raises(Nl2SparqlError, match="are corrupt") as err:
+        pending_finetune(tmp_path)
+    assert "\n" not in str(err.value)

@@ -20,8 +20,12 @@ def pending_finetune(root: Path | None = None) -> FinetuneConfig:
     path = (root or artifact_root()) / FINETUNE_DIR / PENDING
     if not path.exists():
         raise Nl2SparqlError("nothing to resume: no interrupted fine-tune was recorded")
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return FinetuneConfig(**{**data, "lora": LoraSettings(**data["lora"])})
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return FinetuneConfig(**{**data, "lora": LoraSettings(**data["lora"])})
+    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as error:
+        raise Nl2SparqlError(f"the interrupted fine-tune's settings {path} are corrupt ({type(error).__name__}); "
+                             "start again without --resume") from None
 
 
 def run_finetune(config: FinetuneConfig, *, resume: bool = False, store: Path | None = None,
@@ -73,7 +77,6 @@ def run_finetune(config: FinetuneConfig, *, resume: bool = False, store: Path | 
         manifest = finetune_manifest(config, result, records=records, settings=chosen, dev_scores=tried[best],
                                      kb_fingerprint=program.runtime.endpoint.fingerprint(),
                                      mlflow_run_id=active.info.run_id, settings_tried=tried)
-        manifest["parent_dev_scores"] = {}
         version = write_version(program, manifest, root, files={"adapter.gguf": result.adapter})
         mlflow.set_tag("nl2sparql.version", version.name)
         mlflow.log_artifacts(str(version.path), artifact_path="version")

@@ -136,7 +136,8 @@ def finetune_manifest(config: FinetuneConfig, result: FinetuneResult, *, records
         "lm": f"local/{config.base_model()}", "teacher_lm": config.teacher_lm, "dataset_hash": dataset_hash(records),
         "split_sizes": sizes, "kb_fingerprint": kb_fingerprint, "code_version": nl2sparql.__version__,
         "dspy_version": dspy.__version__, "adapter": adapter_manifest(config, result),
-        "program_settings": asdict(settings), "dev_scores": dev_scores, "settings_tried": settings_tried or {},
+        "program_settings": asdict(settings), "dev_scores": dev_scores, "parent_dev_scores": {},
+        "settings_tried": settings_tried or {},
         "compile_seconds": round(result.build_seconds + result.training.seconds, 1), "mlflow_run_id": mlflow_run_id,
     }
 
