@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from nl2sparql.errors import ArtifactError, Nl2SparqlError
+from nl2sparql.paths import HOME_ENV
 
 
 class _Group(click.Group):
@@ -49,7 +50,7 @@ def kb() -> None:
 
 def _store_option(func):
     @click.option("--store", "store_path", type=click.Path(path_type=Path), default=None,
-                  help="Embedded store folder (default: $NL2SPARQL_HOME/kb or ~/.nl2sparql/kb).")
+                  help=f"Embedded store folder (default: ${HOME_ENV}/kb or ~/.nl2sparql/kb).")
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         return func(*args, **kwargs)
@@ -61,7 +62,7 @@ def _store_option(func):
 @click.option("--source", type=click.Path(path_type=Path), default=None,
               help="LiITA open-data folder (default: ../shared/liita beside the repository).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Where the store goes (default: $NL2SPARQL_HOME/kb or ~/.nl2sparql/kb).")
+              help=f"Where the store goes (default: ${HOME_ENV}/kb or ~/.nl2sparql/kb).")
 @click.option("--json", "as_json", is_flag=True, help="Print the build manifest as JSON.")
 def kb_build(source: Path | None, out: Path | None, as_json: bool) -> None:
     """Build the embedded store from real open data (atomic: a failed build keeps the old store)."""
@@ -241,13 +242,13 @@ def retrieve_command(question: str, dataset_dir: Path | None, splits: tuple[str,
                      as_json: bool) -> None:
     """Show the patterns of QUESTION, the closest dataset examples with their scores, and the rules."""
     from nl2sparql.data.dataset import load_dataset
-    from nl2sparql.kb.endpoint import default_home
+    from nl2sparql.paths import resolve
     from nl2sparql.retrieval.constraints import select_constraints
     from nl2sparql.retrieval.hybrid import HybridRetriever, RetrieverConfig
     from nl2sparql.retrieval.patterns import analyze_patterns
 
     records = [r for r in load_dataset(dataset_dir) if r.split in splits]
-    config = RetrieverConfig(embedder=embedder, top_k=top_k, cache_dir=default_home() / "index")
+    config = RetrieverConfig(embedder=embedder, top_k=top_k, cache_dir=resolve().index)
     analysis = analyze_patterns(question)
     examples = HybridRetriever.build(records, config).retrieve(question, analysis=analysis)
     constraints = select_constraints(set(analysis.labels))
@@ -411,7 +412,7 @@ def optimize() -> None:
 @click.option("--from", "parent", default="uncompiled", show_default=True, help="Version to start from.")
 @click.option("--resume", is_flag=True, help="Re-run the interrupted compile with its settings; LM calls it already "
                                              "made come from DSPy's cache.")
-@click.option("--tracking-uri", default=None, help="MLflow tracking URI (default: sqlite under $NL2SPARQL_HOME).")
+@click.option("--tracking-uri", default=None, help=f"MLflow tracking URI (default: sqlite under ${HOME_ENV}).")
 @click.option("--rank", type=int, default=16, show_default=True, help="finetune: LoRA rank (alpha is twice it).")
 @click.option("--learning-rate", type=float, default=3e-4, show_default=True, help="finetune: AdamW learning rate.")
 @click.option("--epochs", type=int, default=1, show_default=True, help="finetune: passes over the train examples.")
@@ -491,7 +492,7 @@ def _eval_options(func):
         _store_option,
         click.option("--limit", type=int, default=None, help="Only the first N questions of the split."),
         click.option("--force", is_flag=True, help="Re-run even when a report (or a stopped run's journal) for this version/split/LM/KB exists."),
-        click.option("--tracking-uri", default=None, help="MLflow tracking URI (default: sqlite under $NL2SPARQL_HOME)."),
+        click.option("--tracking-uri", default=None, help=f"MLflow tracking URI (default: sqlite under ${HOME_ENV})."),
     ]):
         func = option(func)
     return func

@@ -17,7 +17,7 @@ from typing import Any
 
 from nl2sparql.files import write_text_atomic
 from nl2sparql.errors import ArtifactError, first_line
-from nl2sparql.kb.endpoint import default_home
+from nl2sparql.paths import resolve
 
 _VERSION = re.compile(r"^v(\d+)$")
 _TAG = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]{0,63}$")
@@ -36,7 +36,7 @@ SHIPPED_ROOT = Path(__file__).resolve().parent / "store"
 
 
 def artifact_root() -> Path:
-    return Path(os.environ.get("NL2SPARQL_ARTIFACTS", default_home() / "artifacts"))
+    return resolve().artifacts
 
 
 def effective_name(name: str, root: Path | None = None) -> str:

@@ -10,10 +10,12 @@ import argparse
 import re
 import time
 
+from nl2sparql.paths import HOME_ENV
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--store", default=None, help="embedded store folder (default: $NL2SPARQL_HOME/kb)")
+    parser.add_argument("--store", default=None, help=f"embedded store folder (default: ${HOME_ENV}/kb)")
     args = parser.parse_args()
 
     from nl2sparql.data.dataset import load_dataset

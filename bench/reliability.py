@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from hostile_cases import SERVICE_ESCAPES, UPDATES, Listener, Trickle, fill  # noqa: E402
 
 from nl2sparql.errors import Nl2SparqlError  # noqa: E402
+from nl2sparql.paths import HOME_ENV  # noqa: E402
 from nl2sparql.kb.build.store import default_source, sweep_stale  # noqa: E402
 from nl2sparql.kb.embedded import EmbeddedEndpoint  # noqa: E402
 from nl2sparql.kb.endpoint import EndpointConfig, default_store_path  # noqa: E402
@@ -127,7 +128,7 @@ def killed_builds(source: Path) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--store", type=Path, default=None, help="Built store (default: $NL2SPARQL_HOME/kb).")
+    parser.add_argument("--store", type=Path, default=None, help=f"Built store (default: ${HOME_ENV}/kb).")
     parser.add_argument("--source", type=Path, default=None, help="LiITA open data, for the killed builds.")
     parser.add_argument("--threads", type=int, default=6)
     parser.add_argument("--calls", type=int, default=30, help="Calls per thread.")

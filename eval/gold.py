@@ -9,8 +9,8 @@ from pathlib import Path
 
 from nl2sparql.files import write_text_atomic
 from nl2sparql.eval.metric import strip_slice
-from nl2sparql.kb.endpoint import default_home
 from nl2sparql.kb.results import QueryResult, Term
+from nl2sparql.paths import resolve
 
 
 def _result_from_json(data: dict) -> QueryResult:
@@ -28,7 +28,7 @@ class GoldCache:
 
     def __init__(self, endpoint, directory: Path | None = None) -> None:
         self.endpoint = endpoint
-        self.path = (directory or default_home() / "gold") / f"{endpoint.fingerprint()}.json"
+        self.path = (directory or resolve().gold) / f"{endpoint.fingerprint()}.json"
         self._lock = threading.Lock()
         self._data: dict[str, dict] | None = None
         self.misses = 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -40,13 +39,10 @@ def check_url(url: str) -> None:
         raise EndpointError(f"'{url}' is not an endpoint URL: give one like https://liita.it/sparql")
 
 
-def default_home() -> Path:
-    """Where nl2sparql keeps built things: $NL2SPARQL_HOME, else ~/.nl2sparql."""
-    return Path(os.environ.get("NL2SPARQL_HOME") or Path.home() / ".nl2sparql")
-
-
 def default_store_path() -> Path:
-    return default_home() / "kb"
+    from nl2sparql.paths import resolve
+
+    return resolve().kb
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,9 @@ _ASSEMBLY_LOCK = threading.Lock()
 
 
 def model_cache_dir() -> Path:
-    home = Path(os.environ.get("NL2SPARQL_HOME", Path.home() / ".nl2sparql"))
-    return Path(os.environ.get("NL2SPARQL_MODEL_DIR", home / "models"))
+    from nl2sparql.paths import resolve
+
+    return resolve().models
 
 
 def part_files(model: LocalModel) -> list[Path]:

@@ -10,7 +10,8 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nl2sparql.kb.endpoint import Endpoint, EndpointConfig, default_home, open_endpoint
+from nl2sparql.kb.endpoint import Endpoint, EndpointConfig, open_endpoint
+from nl2sparql.paths import resolve
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class Runtime:
 
                 records = [r for r in load_dataset(self.config.dataset_dir) if r.split in self.config.index_splits]
                 options = {"embedder": self.config.embedder} if self.config.embedder else {}
-                self._retriever = HybridRetriever.build(records, RetrieverConfig(cache_dir=default_home() / "index",
+                self._retriever = HybridRetriever.build(records, RetrieverConfig(cache_dir=resolve().index,
                                                                                   **options))
             return self._retriever
 

@@ -1,4 +1,4 @@
-"""MLflow, local by default: a SQLite store under $NL2SPARQL_HOME, no telemetry, a server one option away."""
+"""MLflow, local by default: a SQLite store under the nl2sparql home (paths.py), no telemetry, a server one option away."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import contextlib
 import os
 from pathlib import Path
 
-from nl2sparql.kb.endpoint import default_home
+from nl2sparql.paths import resolve
 
 
 def default_tracking_uri() -> str:
-    return os.environ.get("MLFLOW_TRACKING_URI") or f"sqlite:///{default_home() / 'mlflow.db'}"
+    return resolve().tracking
 
 
 def setup(tracking_uri: str | None = None, experiment: str = "nl2sparql"):

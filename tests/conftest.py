@@ -9,6 +9,7 @@ import pytest
 from nl2sparql.kb.build.store import build_store, default_source
 from nl2sparql.kb.embedded import EmbeddedEndpoint
 from nl2sparql.kb.endpoint import EndpointConfig
+from nl2sparql.paths import SOURCE_ENV
 
 PREFIXES = """PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>
 PREFIX lila: <http://lila-erc.eu/ontologies/lila/>
@@ -27,7 +28,7 @@ PREFIX marl: <http://www.gsi.upm.es/ontologies/marl/ns#>
 @pytest.fixture(scope="session")
 def kb_store(tmp_path_factory) -> Path:
     source = default_source()
-    assert source.is_dir(), f"LiITA open data not found at {source} (set NL2SPARQL_SOURCE)"
+    assert source.is_dir(), f"LiITA open data not found at {source} (set {SOURCE_ENV})"
     out = tmp_path_factory.mktemp("kb") / "store"
     build_store(source, out)
     return out

@@ -5,6 +5,7 @@ import json
 from click.testing import CliRunner
 
 from nl2sparql.cli import main
+from nl2sparql.paths import ARTIFACTS_ENV
 
 
 def invoke(*args, input=None):
@@ -58,7 +59,7 @@ def test_missing_store_says_how_to_build_it(tmp_path):
 
 
 def test_ask_bad_setup_is_one_red_line(kb_store, monkeypatch, tmp_path):
-    monkeypatch.setenv("NL2SPARQL_ARTIFACTS", str(tmp_path / "artifacts"))
+    monkeypatch.setenv(ARTIFACTS_ENV, str(tmp_path / "artifacts"))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     cases = [(("--version", "v9"), "unknown version 'v9'"),
              (("--lm", "openai/gpt-4.1-mini"), "needs OPENAI_API_KEY"),

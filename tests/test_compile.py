@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import dspy
 import pytest
 from dspy.utils.dummies import DummyLM
 
@@ -13,6 +12,7 @@ from nl2sparql.data.dataset import load_dataset
 from nl2sparql.modules.program import ProgramSettings
 from nl2sparql.optimize.compile import CompileConfig
 from nl2sparql.optimize.run import PENDING, run_compile
+from nl2sparql.paths import ARTIFACTS_ENV, HOME_ENV
 
 FAST = ProgramSettings(examples_k=0, ontology_k=0)
 
@@ -27,7 +27,7 @@ def _gold_lm(records) -> DummyLM:
 
 @pytest.fixture
 def small(tmp_path, monkeypatch):
-    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
     records = load_dataset()
     train = [r for r in records if r.split == "train" and "lemma_lookup" in r.patterns][:3]
     dev = [r for r in records if r.split == "dev" and "lemma_lookup" in r.patterns][:2]
@@ -36,7 +36,7 @@ def small(tmp_path, monkeypatch):
 
 def test_compile_writes_a_loadable_version_with_a_complete_manifest(small, kb_store, tmp_path, monkeypatch):
     lm = _gold_lm(small)
-    monkeypatch.setenv("NL2SPARQL_ARTIFACTS", str(tmp_path / "artifacts"))
+    monkeypatch.setenv(ARTIFACTS_ENV, str(tmp_path / "artifacts"))
     config = CompileConfig(optimizer="bootstrap", budget="light", train_limit=None, dev_limit=2)
     root = tmp_path / "artifacts"
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"

@@ -10,6 +10,7 @@ from dspy.utils.dummies import DummyLM
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.eval.comparison import compare_reports, write_outputs
 from nl2sparql.eval.runner import Report, run_eval, save_report
+from nl2sparql.paths import ARTIFACTS_ENV, HOME_ENV
 
 
 def question(i, exact, f1=None, patterns=("emotion",), language="it"):
@@ -67,7 +68,7 @@ def test_eval_run_scores_caches_and_reruns_with_force(kb_store, tmp_path, monkey
     from nl2sparql.data.dataset import load_dataset
     from nl2sparql.modules.program import ProgramSettings
 
-    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
     records = [r for r in load_dataset() if r.split == "dev"][:3]
     # Right on the first question (its gold), wrong (an empty answer) on the others.
     answers = {records[0].question_it: {"sparql": records[0].sparql}}
@@ -95,7 +96,7 @@ def gold_answering_run(kb_store, tmp_path, monkeypatch):
     from nl2sparql.data.dataset import load_dataset
     from nl2sparql.modules.program import ProgramSettings
 
-    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
     records = [r for r in load_dataset() if r.split == "dev"][:3]
     lm = DummyLM({q: {"sparql": r.sparql} for r in records for q in (r.question_it, r.question_en)})
     options = dict(lm=lm, store=kb_store, root=tmp_path / "artifacts", limit=3, track=False,
@@ -170,7 +171,7 @@ def test_eval_compare_json_and_artifacts_list_from_the_command_line(endpoint, kb
     from nl2sparql.cli import main
     from nl2sparql.eval.runner import report_path
 
-    monkeypatch.setenv("NL2SPARQL_ARTIFACTS", str(tmp_path))
+    monkeypatch.setenv(ARTIFACTS_ENV, str(tmp_path))
     lm = "local/qwen-1.5b"  # the default LM: saved reports are reused, so it is never loaded
     for version, exacts in (("zero-shot", [False, False, True]), ("static-rag", [True, True, True])):
         saved = Report(version, "dev[:3]", lm, endpoint.fingerprint(), "h", "2026-11-23",

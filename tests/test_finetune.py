@@ -16,6 +16,7 @@ from nl2sparql.modules.adapter import ADAPTER_FILE, file_sha256
 from nl2sparql.optimize.finetune.examples import build_examples, training_records
 from nl2sparql.optimize.finetune.gguf_lora import LAYER_TENSORS, from_peft_state, gguf_name, write_adapter
 from nl2sparql.optimize.finetune.lora import LoraSettings, TokenizedExample, TrainProgress, train_lora
+from nl2sparql.paths import ARTIFACTS_ENV
 
 TINY = dict(vocab_size=96, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
             num_key_value_heads=2, max_position_embeddings=128, tie_word_embeddings=True)
@@ -161,7 +162,7 @@ def test_a_fine_tuned_version_carries_its_adapter_and_checksum(tmp_path, monkeyp
     import nl2sparql
 
     root = tmp_path / "artifacts"
-    monkeypatch.setenv("NL2SPARQL_ARTIFACTS", str(root))
+    monkeypatch.setenv(ARTIFACTS_ENV, str(root))
     version = _adapter_version(root, tmp_path)
     stored = version.path / ADAPTER_FILE
     assert stored.exists() and file_sha256(stored) == version.manifest["adapter"]["sha256"]
@@ -194,7 +195,7 @@ def test_a_corrupt_or_missing_adapter_and_a_wrong_base_model_are_one_line_errors
     import nl2sparql
 
     root = tmp_path / "artifacts"
-    monkeypatch.setenv("NL2SPARQL_ARTIFACTS", str(root))
+    monkeypatch.setenv(ARTIFACTS_ENV, str(root))
     version = _adapter_version(root, tmp_path)
     with pytest.raises(ArtifactError, match="fine-tuned for local/qwen-0.5b; it cannot run on local/qwen-1.5b") as err:
         nl2sparql.load(version.name, lm="local/qwen-1.5b")
@@ -246,7 +247,7 @@ def test_llama_cpp_runs_the_real_model_with_an_adapter_of_ours(kb_store, tmp_pat
         tensors[f"{name}.lora_b"] = np.zeros((n_out, rank))
     made = write_adapter(AdapterTensors(tensors, 8.0, rank), tmp_path / "made" / ADAPTER_FILE, base_model="qwen-0.5b")
     root = tmp_path / "artifacts"
-    monkeypatch.setenv("NL2SPARQL_ARTIFACTS", str(root))
+    monkeypatch.setenv(ARTIFACTS_ENV, str(root))
     from nl2sparql.modules.program import NL2SPARQL
 
     version = write_version(NL2SPARQL(), {

@@ -13,6 +13,7 @@ from nl2sparql.modules.grammar import GrammarChecker, asks_for_sparql, catalog_g
 from nl2sparql.modules.local_lm import LOCAL_MODELS, LlamaCppEngine, LlamaSettings, assemble
 from nl2sparql.modules.program import without_prefix_lines
 from nl2sparql.signatures import AnalyzeQuestion, GenerateSparql, RepairSparql
+from nl2sparql.paths import MODELS_ENV
 
 
 def answer(query: str) -> str:
@@ -24,7 +25,7 @@ def answer(query: str) -> str:
 def checker(tmp_path_factory):
     from llama_cpp import Llama
 
-    folder = Path(os.environ.get("NL2SPARQL_MODEL_DIR") or tmp_path_factory.mktemp("models"))
+    folder = Path(os.environ.get(MODELS_ENV) or tmp_path_factory.mktemp("models"))
     llama = Llama(model_path=str(assemble(LOCAL_MODELS["qwen-0.5b"], folder)), vocab_only=True, verbose=False)
     yield GrammarChecker(llama, catalog_grammar())
     llama.close()
@@ -105,7 +106,7 @@ def test_greedy_grammar_writes_what_llama_cpps_grammar_sampler_writes(tmp_path_f
 
     from nl2sparql.modules.grammar import GreedyGrammar
 
-    folder = Path(os.environ.get("NL2SPARQL_MODEL_DIR") or tmp_path_factory.mktemp("models"))
+    folder = Path(os.environ.get(MODELS_ENV) or tmp_path_factory.mktemp("models"))
     llama = Llama(model_path=str(assemble(LOCAL_MODELS["qwen-0.5b"], folder)), n_ctx=2048, seed=0, verbose=False)
     messages = requests(GenerateSparql, dict(constraints="Use lila:Lemma and ontolex:writtenRep.", schema_notes="",
                                              examples="", analysis="", question="Quanti lemmi ci sono?"))
@@ -133,7 +134,7 @@ def test_sampling_under_the_grammar_writes_different_answers_the_grammar_accepts
 
     from nl2sparql.modules.grammar import GrammarChecker, SampledGrammar
 
-    folder = Path(os.environ.get("NL2SPARQL_MODEL_DIR") or tmp_path_factory.mktemp("models"))
+    folder = Path(os.environ.get(MODELS_ENV) or tmp_path_factory.mktemp("models"))
     llama = Llama(model_path=str(assemble(LOCAL_MODELS["qwen-0.5b"], folder)), n_ctx=2048, seed=0, verbose=False)
     messages = requests(GenerateSparql, dict(constraints="", schema_notes="", examples="", analysis="",
                                              question="Quali lemmi esprimono gioia?"))

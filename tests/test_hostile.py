@@ -20,6 +20,7 @@ from nl2sparql.kb.endpoint import EndpointConfig
 from nl2sparql.kb.guard import check
 from nl2sparql.modules.runtime import Runtime, RuntimeConfig
 from nl2sparql.serve.tools import Toolbox
+from nl2sparql.paths import ARTIFACTS_ENV
 
 
 def invoke(*args, input=None):
@@ -162,7 +163,7 @@ def artifact_root(tmp_path, monkeypatch):
                 "dataset_hash": "abc"}
     for _ in range(2):
         write_version(NL2SPARQL(runtime=Runtime()), manifest, tmp_path)
-    monkeypatch.setenv("NL2SPARQL_ARTIFACTS", str(tmp_path))
+    monkeypatch.setenv(ARTIFACTS_ENV, str(tmp_path))
     return tmp_path
 
 

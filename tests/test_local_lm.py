@@ -11,6 +11,7 @@ from nl2sparql.errors import LMConfigError
 from nl2sparql.kb.guard import check
 from nl2sparql.modules.lm import resolve_lm
 from nl2sparql.modules.local_lm import LOCAL_MODELS, assemble
+from nl2sparql.paths import MODELS_ENV
 
 SMALL = LOCAL_MODELS["qwen-0.5b"]
 
@@ -43,7 +44,7 @@ def test_real_local_model_end_to_end(kb_store, tmp_path, monkeypatch):
     """Qwen2.5-Coder-0.5B in-process: a parseable query comes back and executes (correctness not asserted)."""
     import nl2sparql
 
-    monkeypatch.setenv("NL2SPARQL_MODEL_DIR", str(os.environ.get("NL2SPARQL_MODEL_DIR", tmp_path)))
+    monkeypatch.setenv(MODELS_ENV, str(os.environ.get(MODELS_ENV, tmp_path)))
     lm = resolve_lm("local/qwen-0.5b", cache=False)
     program = nl2sparql.load("uncompiled", store=kb_store, lm_object=lm)
     try:

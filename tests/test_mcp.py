@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from conftest import PREFIXES
+from nl2sparql.paths import ARTIFACTS_ENV
 
 CASA = PREFIXES + 'SELECT ?lemma WHERE { GRAPH <http://liita.it/data> { ?lemma ontolex:writtenRep "casa"@it } }'
 TOOLS = {"translate", "analyze_patterns", "retrieve_examples", "search_ontology", "get_constraints",
@@ -38,7 +39,7 @@ def test_tools_and_resources_are_listed_and_translate_answers(kb_store, tmp_path
 
     server = Path(__file__).with_name("mcp_dummy_server.py")
     params = StdioServerParameters(command=sys.executable, args=[str(server), str(kb_store), CASA],
-                                   env={"NL2SPARQL_ARTIFACTS": str(tmp_path)})
+                                   env={ARTIFACTS_ENV: str(tmp_path)})
 
     async def work(session):
         tools = {t.name for t in (await session.list_tools()).tools}
@@ -60,7 +61,7 @@ def test_the_cli_server_checks_and_runs_sparql(kb_store, tmp_path):
 
     cli = Path(sys.executable).with_name("nl2sparql")
     params = StdioServerParameters(command=str(cli), args=["mcp", "serve", "--store", str(kb_store)],
-                                   env={"NL2SPARQL_ARTIFACTS": str(tmp_path)})
+                                   env={ARTIFACTS_ENV: str(tmp_path)})
     reuse = PREFIXES + ('SELECT ?it WHERE { ?it vartrans:translatableAs ?sc , ?pr . '
                         '?sc ontolex:canonicalForm ?f . ?pr ontolex:canonicalForm ?g }')
     upper = PREFIXES + 'SELECT ?e WHERE { ?e rdfs:label ?l FILTER(?l = "Rabbia") }'

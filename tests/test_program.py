@@ -10,6 +10,7 @@ from nl2sparql.modules.program import NL2SPARQL, ProgramSettings
 from nl2sparql.modules.runtime import Runtime
 
 from conftest import PREFIXES
+from nl2sparql.paths import ARTIFACTS_ENV
 
 CASA = PREFIXES + 'SELECT ?lemma WHERE { GRAPH <http://liita.it/data> { ?lemma ontolex:writtenRep "casa"@it } }'
 CASA_NO_PREFIX = 'SELECT ?lemma WHERE { GRAPH <http://liita.it/data> { ?lemma ontolex:writtenRep "casa"@it } }'
@@ -164,7 +165,7 @@ def test_nl2sparql_load_returns_a_ready_program_and_names_bad_versions(kb_store,
     import nl2sparql
     from nl2sparql.errors import ArtifactError
 
-    monkeypatch.setenv("NL2SPARQL_ARTIFACTS", str(tmp_path))
+    monkeypatch.setenv(ARTIFACTS_ENV, str(tmp_path))
     lm = DummyLM([{"sparql": CASA}])
     program = nl2sparql.load("latest", store=kb_store, lm_object=lm,
                              settings=ProgramSettings(examples_k=0, ontology_k=0))

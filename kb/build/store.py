@@ -29,19 +29,16 @@ STEPS = ("read sources", "lemma bank", "CompL-it senses", "Sentix", "Parmigiano"
 Progress = Callable[[str], None]
 
 
-def repository_root() -> Path:
-    return Path(__file__).resolve().parents[2]
-
-
 def default_source() -> Path:
-    """The LiITA open-data folder: $NL2SPARQL_SOURCE, else ../shared/liita beside the repository."""
-    configured = os.environ.get("NL2SPARQL_SOURCE")
-    return Path(configured) if configured else repository_root().parent / "shared" / "liita"
+    """The LiITA open-data folder: $NL2SPARQL_SOURCE, else ../shared/liita seen from the current folder."""
+    from nl2sparql.paths import resolve
+
+    return resolve().source
 
 
 def sample_dir() -> Path:
-    """Our hand-authored samples (ELITA, Sicilian), shipped in data/kb."""
-    return repository_root() / "data" / "kb"
+    """Our hand-authored samples (ELITA, Sicilian), shipped as package data in data/kb."""
+    return Path(__file__).resolve().parents[2] / "data" / "kb"
 
 
 def build_store(source: Path, out: Path, progress: Progress = lambda step: None,
