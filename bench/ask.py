@@ -4,7 +4,7 @@
                         [--store DIR] [--threads N] [--json FILE]
 
 Questions alternate between Italian (even positions) and English (odd). Prints execution accuracy
-(exact match of result sets, eval/metric.py), mean F1, valid-SPARQL rate (parses, passes the guard,
+(exact match of result sets, eval/scoring/metric.py), mean F1, valid-SPARQL rate (parses, passes the guard,
 executes), mean LM calls per question, p50 seconds per question, and prompt/completion tokens per question.
 The first question also pays for loading the model (reported apart, as load s).
 """
@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 
 from nl2sparql.data.dataset import load_dataset
-from nl2sparql.eval.gold import GoldCache
-from nl2sparql.eval.score import score_program
+from nl2sparql.eval.scoring.gold import GoldCache
+from nl2sparql.eval.scoring.program import score_program
 from nl2sparql.modules.lm import resolve_lm
-from nl2sparql.optimize.metric import ExecutionMetric, examples
+from nl2sparql.eval.scoring.dspy_metric import ExecutionMetric, examples
 
 
 def main() -> None:

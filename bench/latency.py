@@ -29,10 +29,10 @@ def run(args) -> dict:
 
     from nl2sparql.artifacts.load import load
     from nl2sparql.data.dataset import load_dataset
-    from nl2sparql.eval.gold import GoldCache
+    from nl2sparql.eval.scoring.gold import GoldCache
     from nl2sparql.modules.lm import resolve_lm
     from nl2sparql.modules.program import ProgramSettings
-    from nl2sparql.optimize.metric import ExecutionMetric, examples
+    from nl2sparql.eval.scoring.dspy_metric import ExecutionMetric, examples
 
     records = [r for r in load_dataset() if r.split == args.split][: args.limit]
     lm = resolve_lm(args.lm, cache=False, n_threads=args.threads, max_tokens=args.max_tokens)

@@ -17,8 +17,7 @@ from typing import Any
 
 # What decides the answers and their scores: a journal written by other code is not resumed.
 _BEHAVIOUR = ("kb/**/*.py", "retrieval/*.py", "signatures/*.py", "modules/*.py", "data/constraints/*",
-              "data/*.json", "artifacts/store/**/*.json", "eval/metric.py", "eval/score.py", "eval/gold.py",
-              "optimize/metric.py")
+              "data/*.json", "artifacts/store/**/*.json", "eval/scoring/*.py")
 
 
 def code_fingerprint(root: Path | None = None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nl2sparql.eval.metric import GOLD_IS_ASK, NO_MATCHING_COLUMN, PREDICTION_IS_ASK
+from nl2sparql.eval.scoring.metric import GOLD_IS_ASK, NO_MATCHING_COLUMN, PREDICTION_IS_ASK
 from nl2sparql.kb.guard import check
 
 OUTCOMES: dict[str, str] = {

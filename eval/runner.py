@@ -23,7 +23,7 @@ from nl2sparql.artifacts.store import SHIPPED, artifact_root, effective_name
 from nl2sparql.data.dataset import PATTERNS, Record, dataset_hash, load_dataset
 from nl2sparql.eval.journal import Journal, code_fingerprint, journal_path
 from nl2sparql.eval.outcomes import OUTCOMES, count_outcomes
-from nl2sparql.eval.score import summarise
+from nl2sparql.eval.scoring.program import summarise
 from nl2sparql.errors import DatasetError
 from nl2sparql.modules.program import ProgramSettings
 
@@ -142,7 +142,7 @@ def run_evals(versions: list[str], split: str = "test", *, lm=None, lm_id: str |
     that a run stopped part way leaves every version scored on the same first questions. With `so_far`
     nothing is run: the reports hold what finished reports and journals have, on the questions all share."""
     from nl2sparql.modules.lm import resolve_lm
-    from nl2sparql.optimize.metric import examples
+    from nl2sparql.eval.scoring.dspy_metric import examples
 
     records = split_records(split)[:limit]
     lm = lm or resolve_lm(lm_id, cache=False)
@@ -198,8 +198,8 @@ class _Run:
     def open(cls, version: str, split_key: str, records: list[Record], lm, endpoint, store, force: bool,
              root: Path | None, settings: ProgramSettings | None, peek: bool = False) -> _Run:
         from nl2sparql.artifacts.load import load
-        from nl2sparql.eval.gold import GoldCache
-        from nl2sparql.optimize.metric import ExecutionMetric
+        from nl2sparql.eval.scoring.gold import GoldCache
+        from nl2sparql.eval.scoring.dspy_metric import ExecutionMetric
 
         program_version = "uncompiled" if version in PSEUDO_VERSIONS else version
         program = load(program_version, endpoint=endpoint, store=store, lm_object=lm, settings=settings)
@@ -221,7 +221,7 @@ class _Run:
         return cls(program, report, path, False, metric, journal, done)
 
     def score(self, example) -> None:
-        from nl2sparql.eval.score import score_question
+        from nl2sparql.eval.scoring.program import score_question
 
         scored = self.done.get(example.record_id)
         if scored is None:
@@ -237,7 +237,7 @@ class _Run:
 
 
 def _track(report: Report, path: Path, tracking_uri: str | None) -> None:
-    from nl2sparql.optimize import tracking
+    from nl2sparql.artifacts import tracking
 
     params = {"version": report.version, "split": report.split, "lm": report.lm, "kb_fingerprint": report.kb_fingerprint,
               "code_fingerprint": report.code_fingerprint}

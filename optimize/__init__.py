@@ -1,1 +1,1 @@
-"""Compile: the execution metric as DSPy sees it, the optimizers, and `optimize run`."""
+"""Compile: the optimizers and `optimize run` (the execution metric they use lives in eval/scoring)."""

@@ -12,9 +12,9 @@ import dspy
 
 from nl2sparql.data.dataset import dataset_hash, load_dataset
 from nl2sparql.errors import DatasetError, Nl2SparqlError
-from nl2sparql.eval.gold import GoldCache
-from nl2sparql.eval.score import SplitScore, score_program
-from nl2sparql.optimize.metric import ExecutionMetric, FeedbackMetric, examples
+from nl2sparql.eval.scoring.gold import GoldCache
+from nl2sparql.eval.scoring.program import SplitScore, score_program
+from nl2sparql.eval.scoring.dspy_metric import ExecutionMetric, FeedbackMetric, examples
 
 OPTIMIZERS = ("bootstrap", "random-search", "mipro", "gepa")
 BUDGETS = {"light": 0, "medium": 1, "heavy": 2}

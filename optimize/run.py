@@ -30,7 +30,7 @@ def run_compile(config: CompileConfig, *, store: Path | None = None, tracking_ur
     from rich.progress import Progress
 
     from nl2sparql.modules.lm import resolve_lm
-    from nl2sparql.optimize import tracking
+    from nl2sparql.artifacts import tracking
 
     root = root or artifact_root()
     root.mkdir(parents=True, exist_ok=True)

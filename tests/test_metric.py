@@ -1,7 +1,7 @@
 """The execution metric on fixed result sets, and on the real store for LIMIT and errors."""
 
 from nl2sparql.data.dataset import AnswerVariables
-from nl2sparql.eval.metric import compare, execution_score, strip_slice
+from nl2sparql.eval.scoring.metric import compare, execution_score, strip_slice
 from nl2sparql.kb.results import QueryResult, Term
 
 INT = "http://www.w3.org/2001/XMLSchema#integer"

@@ -3,7 +3,7 @@
 import pytest
 
 from nl2sparql.data.dataset import AnswerVariables
-from nl2sparql.eval.metric import Score, compare
+from nl2sparql.eval.scoring.metric import Score, compare
 from nl2sparql.eval.outcomes import OUTCOMES, count_outcomes, outcome
 from nl2sparql.kb.results import QueryResult, Term
 

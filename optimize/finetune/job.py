@@ -38,7 +38,7 @@ def run_finetune(config: FinetuneConfig, *, resume: bool = False, store: Path | 
     from nl2sparql.artifacts.load import load
     from nl2sparql.data.dataset import load_dataset
     from nl2sparql.modules.lm import resolve_lm
-    from nl2sparql.optimize import tracking
+    from nl2sparql.artifacts import tracking
 
     check_config(config)
     root = root or artifact_root()
@@ -90,13 +90,13 @@ def _score_settings(config: FinetuneConfig, settings, adapter_file: Path, record
                     try_demos: bool) -> dict[str, dict]:
     """Dev scores of the fine-tuned generate step shown only the question, and with retrieved examples."""
     from nl2sparql.artifacts.load import NL2SPARQL
-    from nl2sparql.eval.gold import GoldCache
-    from nl2sparql.eval.score import score_program
+    from nl2sparql.eval.scoring.gold import GoldCache
+    from nl2sparql.eval.scoring.program import score_program
     from nl2sparql.modules.adapter import LoraAdapter, file_sha256
     from nl2sparql.modules.lm import adapter_lm
     from nl2sparql.modules.runtime import Runtime, RuntimeConfig
     from nl2sparql.kb.endpoint import EndpointConfig
-    from nl2sparql.optimize.metric import ExecutionMetric, examples
+    from nl2sparql.eval.scoring.dspy_metric import ExecutionMetric, examples
 
     dev = [r for r in records if r.split == config.dev_split][: config.dev_limit]
     if not dev:

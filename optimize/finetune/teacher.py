@@ -12,8 +12,8 @@ from nl2sparql.optimize.finetune.examples import TrainExample
 
 def teacher_examples(program, records, teacher, *, answer_sparql: Callable[[str], str] | None = None
                      ) -> list[TrainExample]:
-    from nl2sparql.eval.gold import GoldCache
-    from nl2sparql.optimize.metric import ExecutionMetric, to_example
+    from nl2sparql.eval.scoring.gold import GoldCache
+    from nl2sparql.eval.scoring.dspy_metric import ExecutionMetric, to_example
 
     metric = ExecutionMetric({r.id: r for r in records}, GoldCache(program.runtime.endpoint))
     student = program.deepcopy()

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import dspy
 
 from nl2sparql.data.dataset import Record
-from nl2sparql.eval.gold import GoldCache
-from nl2sparql.eval.metric import Score, execution_score
+from nl2sparql.eval.scoring.gold import GoldCache
+from nl2sparql.eval.scoring.metric import Score, execution_score
 
 
 def to_example(record: Record, language: str) -> dspy.Example:
