@@ -56,7 +56,7 @@ def main() -> None:
     for key, value in summary.items():
         print(f"{key:32} {value:.3f}" if isinstance(value, float) else f"{key:32} {value}")
     if args.json:
-        args.json.write_text(json.dumps({"summary": summary, "questions": scores.questions}, indent=2,
+        args.json.write_text(json.dumps({"summary": summary, "questions": [q.to_json() for q in scores.questions]}, indent=2,
                                         ensure_ascii=False))
     program.runtime.close()
 

@@ -71,14 +71,14 @@ def main() -> None:
             failed.append(optimizer)
             print(f"\n{optimizer} failed: {type(error).__name__}: {error}", flush=True)
             continue
-        dev_seconds = {name: sum(q["seconds"] for q in score.questions)
+        dev_seconds = {name: sum(q.seconds for q in score.questions)
                        for name, score in (("parent", result.parent_dev), ("compiled", result.dev))}
         compile_calls = "?" if result.lm_calls is None else result.lm_calls
         if not rows:
             rows.append(_row("uncompiled", result.parent_dev.summary(), "-", "-", dev_seconds["parent"]))
-            details["uncompiled"] = result.parent_dev.questions
+            details["uncompiled"] = [q.to_json() for q in result.parent_dev.questions]
         rows.append(_row(optimizer, result.dev.summary(), compile_calls, result.seconds, dev_seconds["compiled"]))
-        details[optimizer] = result.dev.questions
+        details[optimizer] = [q.to_json() for q in result.dev.questions]
         print(f"\n{optimizer}: {len(result.dev.questions)} dev questions, {config.train_limit} train "
               f"({config.val_limit} val for mipro/gepa), budget {config.budget}, options {result.optimizer_config}")
         _print(rows)

@@ -72,8 +72,8 @@ def _progress(report) -> None:
     import sys
 
     last, summary = report.questions[-1], report.summary()
-    print(f"{report.split} {report.version} {len(report.questions)}: {last['id']} exact={last['exact']} "
-          f"{last['seconds']:.0f} s, accuracy so far {summary['execution_accuracy']:.3f}", file=sys.stderr, flush=True)
+    print(f"{report.split} {report.version} {len(report.questions)}: {last.id} exact={last.exact} "
+          f"{last.seconds:.0f} s, accuracy so far {summary['execution_accuracy']:.3f}", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

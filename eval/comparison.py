@@ -9,8 +9,8 @@ from pathlib import Path
 from nl2sparql.files import atomic_open, write_text_atomic
 from nl2sparql.data.dataset import PATTERNS
 from nl2sparql.errors import Nl2SparqlError
-from nl2sparql.eval.outcomes import OUTCOMES
-from nl2sparql.eval.runner import Report
+from nl2sparql.eval.report import Report
+from nl2sparql.eval.scoring.outcomes import Outcome
 from nl2sparql.eval.stats import mcnemar_exact, paired_bootstrap_ci
 
 
@@ -58,7 +58,7 @@ class Comparison:
             lines.append(f"| {pattern} | " + " | ".join(f"{by_version.get(n, 0.0):.3f}" for n in names) + " |")
         counts = [r.outcomes() for r in self.reports]
         lines += ["", "| outcome | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
-        lines += [f"| {name} | " + " | ".join(str(c[name]) for c in counts) + " |" for name in OUTCOMES]
+        lines += [f"| {name} | " + " | ".join(str(c[name]) for c in counts) + " |" for name in (o.value for o in Outcome)]
         for test in self.tests:
             lines += ["", f"## {test.other} vs {test.baseline}", "",
                       f"exact McNemar p = {test.mcnemar_p:.4f} (won {len(test.won)}, lost {len(test.lost)}); "
@@ -94,19 +94,19 @@ def compare_reports(reports: list[Report], *, allow_mismatch: bool = False) -> C
 
 
 def _pair(baseline: Report, other: Report) -> PairTest:
-    mine = {q["id"]: q for q in baseline.questions}
-    theirs = {q["id"]: q for q in other.questions}
+    mine = {q.id: q for q in baseline.questions}
+    theirs = {q.id: q for q in other.questions}
     shared = [i for i in mine if i in theirs]
     test = PairTest(baseline.version, other.version)
     for i in shared:
         a, b = mine[i], theirs[i]
-        item = {"id": i, "question": a["question"], "baseline_sparql": a["sparql"], "other_sparql": b["sparql"]}
-        if b["exact"] and not a["exact"]:
+        item = {"id": i, "question": a.question, "baseline_sparql": a.sparql, "other_sparql": b.sparql}
+        if b.exact and not a.exact:
             test.won.append(item)
-        elif a["exact"] and not b["exact"]:
+        elif a.exact and not b.exact:
             test.lost.append(item)
     test.mcnemar_p = mcnemar_exact(len(test.lost), len(test.won))
-    delta, low, high = paired_bootstrap_ci([mine[i]["f1"] for i in shared], [theirs[i]["f1"] for i in shared])
+    delta, low, high = paired_bootstrap_ci([mine[i].f1 for i in shared], [theirs[i].f1 for i in shared])
     test.f1_delta, test.f1_ci = delta, (low, high)
     return test
 

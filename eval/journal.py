@@ -15,6 +15,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from nl2sparql.eval.scoring.scored import ScoredQuestion
+
 # What decides the answers and their scores: a journal written by other code is not resumed.
 _BEHAVIOUR = ("kb/**/*.py", "retrieval/*.py", "signatures/*.py", "modules/*.py", "data/constraints/*",
               "data/*.json", "artifacts/store/**/*.json", "eval/scoring/*.py")
@@ -38,15 +40,15 @@ class Journal:
         self.path = path
         self.header = header
 
-    def resume(self) -> list[dict[str, Any]]:
+    def resume(self) -> list[ScoredQuestion]:
         """The questions scored by an earlier run with the same header; starts a fresh journal otherwise."""
         done = self.read()
         self._rewrite(done)
         return done
 
-    def read(self) -> list[dict[str, Any]]:
+    def read(self) -> list[ScoredQuestion]:
         """The questions scored by an earlier run with the same header, leaving the file as it is."""
-        done: list[dict[str, Any]] = []
+        done: list[ScoredQuestion] = []
         if self.path.exists():
             lines = self.path.read_text(encoding="utf-8").splitlines()
             if lines and _loads(lines[0]) == {"header": self.header}:
@@ -54,23 +56,23 @@ class Journal:
                     entry = _loads(line)
                     if entry is None:
                         break  # cut short by a kill: this question is run again
-                    done.append(entry)
+                    done.append(ScoredQuestion.from_json(entry))
         return done
 
-    def append(self, question: dict[str, Any]) -> None:
+    def append(self, question: ScoredQuestion) -> None:
         with open(self.path, "a", encoding="utf-8") as out:
-            out.write(json.dumps(question, ensure_ascii=False) + "\n")
+            out.write(json.dumps(question.to_json(), ensure_ascii=False) + "\n")
             out.flush()
             os.fsync(out.fileno())
 
     def discard(self) -> None:
         self.path.unlink(missing_ok=True)
 
-    def _rewrite(self, done: list[dict[str, Any]]) -> None:
+    def _rewrite(self, done: list[ScoredQuestion]) -> None:
         from nl2sparql.files import write_text_atomic
 
         lines = [json.dumps({"header": self.header}, ensure_ascii=False)]
-        lines += [json.dumps(q, ensure_ascii=False) for q in done]
+        lines += [json.dumps(q.to_json(), ensure_ascii=False) for q in done]
         write_text_atomic(self.path, "\n".join(lines) + "\n")
 
 

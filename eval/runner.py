@@ -10,110 +10,18 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import hashlib
 import json
-import re
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from nl2sparql.files import write_text_atomic
-from nl2sparql.artifacts.store import SHIPPED, artifact_root, effective_name
-from nl2sparql.data.dataset import PATTERNS, Record, dataset_hash, load_dataset
-from nl2sparql.eval.journal import Journal, code_fingerprint, journal_path
-from nl2sparql.eval.outcomes import OUTCOMES, count_outcomes
-from nl2sparql.eval.scoring.program import summarise
+from nl2sparql.data.dataset import Record, dataset_hash, load_dataset
 from nl2sparql.errors import DatasetError
+from nl2sparql.eval.journal import Journal, code_fingerprint, journal_path
+from nl2sparql.eval.report import PSEUDO_VERSIONS, Report, report_dir, report_path, save_report, saved_reports  # noqa: F401  (re-exported)
+from nl2sparql.eval.scoring.scored import ScoredQuestion
 from nl2sparql.modules.program import ProgramSettings
 
-PSEUDO_VERSIONS: dict[str, ProgramSettings] = {
-    "zero-shot": ProgramSettings(use_examples=False, use_constraints=False, ontology_k=0),
-    "static-rag": ProgramSettings(),
-    "uncompiled": ProgramSettings(),
-}
-
-
-@dataclass
-class Report:
-    version: str
-    split: str
-    lm: str
-    kb_fingerprint: str
-    dataset_hash: str
-    created_at: str
-    questions: list[dict[str, Any]] = field(default_factory=list)
-    code_fingerprint: str = ""  # the program code that answered (eval.journal.code_fingerprint)
-
-    def summary(self) -> dict[str, float]:
-        return summarise(self.questions)
-
-    def per_pattern(self) -> dict[str, dict[str, float]]:
-        groups: dict[str, list[dict]] = defaultdict(list)
-        for q in self.questions:
-            for p in q["patterns"]:
-                groups[p].append(q)
-        return {p: summarise(groups[p]) for p in PATTERNS if p in groups}
-
-    def per_language(self) -> dict[str, dict[str, float]]:
-        return {lang: summarise([q for q in self.questions if q["language"] == lang]) for lang in ("it", "en")}
-
-    def outcomes(self) -> dict[str, int]:
-        """Questions per outcome (right, partly right, or why wrong): see `eval.outcomes`."""
-        return count_outcomes(self.questions)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"version": self.version, "split": self.split, "lm": self.lm, "kb_fingerprint": self.kb_fingerprint,
-                "dataset_hash": self.dataset_hash, "created_at": self.created_at,
-                "code_fingerprint": self.code_fingerprint, "summary": self.summary(),
-                "per_pattern": self.per_pattern(), "per_language": self.per_language(),
-                "outcomes": self.outcomes(), "questions": self.questions}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Report:
-        return cls(data["version"], data["split"], data["lm"], data["kb_fingerprint"], data["dataset_hash"],
-                   data["created_at"], data["questions"], data.get("code_fingerprint", ""))
-
-    def to_markdown(self) -> str:
-        s = self.summary()
-        lines = [f"# Evaluation of {self.version} on {self.split}", "",
-                 f"LM `{self.lm}`, KB `{self.kb_fingerprint}`, dataset `{self.dataset_hash}`, code "
-                 f"`{self.code_fingerprint or '?'}`, {self.created_at}", "",
-                 "| metric | value |", "|---|---|"]
-        lines += [f"| {k} | {v:.3f} |" if isinstance(v, float) else f"| {k} | {v} |" for k, v in s.items()]
-        lines += ["", "| pattern | n | accuracy | mean F1 |", "|---|---|---|---|"]
-        lines += [f"| {p} | {v['questions']} | {v['execution_accuracy']:.3f} | {v['mean_f1']:.3f} |"
-                  for p, v in self.per_pattern().items()]
-        lines += ["", "| language | n | accuracy | mean F1 |", "|---|---|---|---|"]
-        lines += [f"| {lang} | {v['questions']} | {v.get('execution_accuracy', 0):.3f} | {v.get('mean_f1', 0):.3f} |"
-                  for lang, v in self.per_language().items()]
-        lines += ["", "| outcome | n | meaning |", "|---|---|---|"]
-        lines += [f"| {name} | {n} | {OUTCOMES[name]} |" for name, n in self.outcomes().items()]
-        return "\n".join(lines) + "\n"
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9.]+", "-", text).strip("-")
-
-
-def report_dir(version: str, root: Path | None = None) -> Path:
-    root = root or artifact_root()
-    name = version if version in PSEUDO_VERSIONS else effective_name(version, root)
-    if name in PSEUDO_VERSIONS or name == SHIPPED:
-        return root / "baselines" / name / "reports"
-    return root / name / "reports"
-
-
-def report_path(version: str, split: str, lm: str, fingerprint: str, root: Path | None = None) -> Path:
-    split_name = _slug(Path(split).stem if split.endswith(".jsonl") else split)
-    key = hashlib.sha256(f"{split}|{lm}|{fingerprint}".encode()).hexdigest()[:10]
-    return report_dir(version, root) / f"{split_name}-{_slug(lm)}-{key}.json"
-
-
-def save_report(report: Report, path: Path) -> None:
-    """JSON first, then Markdown beside it; each written atomically."""
-    write_text_atomic(path, json.dumps(report.to_json(), indent=2, ensure_ascii=False))
-    write_text_atomic(path.with_suffix(".md"), report.to_markdown())
 
 
 def split_records(split: str, dataset_dir: Path | None = None) -> list[Record]:
@@ -172,12 +80,12 @@ def run_evals(versions: list[str], split: str = "test", *, lm=None, lm_id: str |
 
 def _shared_questions(runs: list[_Run], split_key: str) -> list[tuple[Report, Path, bool]]:
     """Each report cut to the questions every version has answered so far (a paired comparison)."""
-    shared = set.intersection(*({q["id"] for q in run.report.questions} for run in runs))
+    shared = set.intersection(*({q.id for q in run.report.questions} for run in runs))
     label = f"{split_key} (so far: {len(shared)})"
     out = []
     for run in runs:
         report = dataclasses.replace(run.report, split=label,
-                                     questions=[q for q in run.report.questions if q["id"] in shared])
+                                     questions=[q for q in run.report.questions if q.id in shared])
         out.append((report, run.path if run.reused else journal_path(run.path), run.reused))
     return out
 
@@ -192,7 +100,7 @@ class _Run:
     reused: bool
     metric: Any = None
     journal: Journal | None = None
-    done: dict[str, dict] = field(default_factory=dict)
+    done: dict[str, ScoredQuestion] = field(default_factory=dict)
 
     @classmethod
     def open(cls, version: str, split_key: str, records: list[Record], lm, endpoint, store, force: bool,
@@ -216,7 +124,7 @@ class _Run:
                                                "code": report.code_fingerprint})
         if force:
             journal.discard()
-        done = {q["id"]: q for q in (journal.read() if peek else journal.resume())}
+        done = {q.id: q for q in (journal.read() if peek else journal.resume())}
         metric = ExecutionMetric({r.id: r for r in records}, GoldCache(program.runtime.endpoint))
         return cls(program, report, path, False, metric, journal, done)
 
@@ -248,16 +156,3 @@ def _track(report: Report, path: Path, tracking_uri: str | None) -> None:
             mlflow.log_metric(f"accuracy_{pattern}", float(values["execution_accuracy"]))
         mlflow.log_artifact(str(path))
         mlflow.log_artifact(str(path.with_suffix(".md")))
-
-
-def saved_reports(root: Path | None = None) -> list[tuple[Path, Report]]:
-    """Every report already written under the artifact root (versions and baselines), newest first."""
-    root = root or artifact_root()
-    paths = [*root.glob("v*/reports/*.json"), *root.glob("baselines/*/reports/*.json")]
-    found = []
-    for path in sorted(paths, key=lambda p: p.stat().st_mtime, reverse=True):
-        try:
-            found.append((path, Report.from_json(json.loads(path.read_text(encoding="utf-8")))))
-        except (ValueError, KeyError):
-            continue  # a report from another nl2sparql version, or not a report: not offered
-    return found

@@ -71,14 +71,14 @@ def build_app(toolbox: Toolbox, artifact_root: Path | None = None):
                                                                                           out["rows"])
 
     def report_choices():
-        from nl2sparql.eval.runner import saved_reports
+        from nl2sparql.eval.report import saved_reports
 
         return [(f"{r.version} · {r.split} · {r.lm} · {len(r.questions)} questions", str(p))
                 for p, r in saved_reports(artifact_root)]
 
     def compare(paths: list[str]):
         from nl2sparql.eval.comparison import compare_reports, write_outputs
-        from nl2sparql.eval.runner import Report
+        from nl2sparql.eval.report import Report
 
         if len(paths or []) < 2:
             raise gr.Error("Pick two reports or more (run `nl2sparql eval run` to make them).")

@@ -124,4 +124,4 @@ def test_mipro_selects_on_held_out_train_records_never_on_dev(small, kb_store, m
     assert [e.record_id for e in seen["trainset"]] == train[:2]
     assert [e.record_id for e in seen["valset"]] == train[2:] and not dev & {e.record_id for e in seen["valset"]}
     assert seen["minibatch"] is False and seen["num_trials"] == 6
-    assert {q["id"] for q in result.dev.questions} == dev and result.lm_calls is None  # DummyLM counts nothing
+    assert {q.id for q in result.dev.questions} == dev and result.lm_calls is None  # DummyLM counts nothing

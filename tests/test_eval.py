@@ -9,15 +9,17 @@ from dspy.utils.dummies import DummyLM
 
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.eval.comparison import compare_reports, write_outputs
-from nl2sparql.eval.runner import Report, run_eval, save_report
+from nl2sparql.eval.report import Report, save_report
+from nl2sparql.eval.runner import run_eval
+from nl2sparql.eval.scoring.scored import ScoredQuestion
 from nl2sparql.paths import ARTIFACTS_ENV, HOME_ENV
 
 
 def question(i, exact, f1=None, patterns=("emotion",), language="it"):
-    return {"id": f"q{i}", "language": language, "question": f"domanda {i}", "patterns": list(patterns),
-            "sparql": f"SELECT {i}", "gold_sparql": "", "valid": True, "error": "", "rows": 1, "precision": 1.0,
-            "recall": 1.0, "f1": (1.0 if exact else 0.0) if f1 is None else f1, "exact": exact, "attempts": 1,
-            "calls": 1, "prompt_tokens": 100, "completion_tokens": 20, "seconds": 1.0}
+    return ScoredQuestion(id=f"q{i}", language=language, question=f"domanda {i}", patterns=patterns,
+                          sparql=f"SELECT {i}", gold_sparql="", valid=True, error="", rows=1, precision=1.0,
+                          recall=1.0, f1=(1.0 if exact else 0.0) if f1 is None else f1, exact=exact, attempts=1,
+                          calls=1, prompt_tokens=100, completion_tokens=20, seconds=1.0)
 
 
 def report(version, exacts, split="test", fingerprint="fp"):
@@ -81,7 +83,7 @@ def test_eval_run_scores_caches_and_reruns_with_force(kb_store, tmp_path, monkey
                    settings=ProgramSettings(examples_k=0, ontology_k=0))
     first, path, reused = run_eval("zero-shot", "dev", **options)
     assert not reused and path.exists() and path.with_suffix(".md").exists()
-    assert [q["exact"] for q in first.questions] == [True, False, False]
+    assert [q.exact for q in first.questions] == [True, False, False]
     assert first.summary()["execution_accuracy"] == pytest.approx(1 / 3)
     assert set(first.per_language()) == {"it", "en"}
     calls = len(lm.history)
@@ -126,8 +128,8 @@ def test_a_stopped_eval_run_resumes_from_its_journal(kb_store, tmp_path, monkeyp
     calls = len(lm.history)
     report, path, reused = run_eval("zero-shot", "dev", **options)
     assert not reused and journal_path(path) == journal and not journal.exists()
-    assert len(lm.history) == calls + 1 and [q["id"] for q in report.questions] == [r.id for r in records]
-    assert all(q["exact"] for q in report.questions)
+    assert len(lm.history) == calls + 1 and [q.id for q in report.questions] == [r.id for r in records]
+    assert all(q.exact for q in report.questions)
 
 
 def test_versions_take_turns_so_a_stopped_compare_leaves_them_level(kb_store, tmp_path, monkeypatch):
@@ -137,7 +139,7 @@ def test_versions_take_turns_so_a_stopped_compare_leaves_them_level(kb_store, tm
     order = []
 
     def stop_after_three(report):
-        order.append((report.version, report.questions[-1]["id"]))
+        order.append((report.version, report.questions[-1].id))
         if len(order) == 3:
             raise KeyboardInterrupt
 
@@ -147,11 +149,11 @@ def test_versions_take_turns_so_a_stopped_compare_leaves_them_level(kb_store, tm
     assert order == [("zero-shot", ids[0]), ("static-rag", ids[0]), ("zero-shot", ids[1])]
     calls = len(lm.history)
     so_far = run_evals(["zero-shot", "static-rag"], "dev", so_far=True, **options)
-    assert [[q["id"] for q in report.questions] for report, _, _ in so_far] == [ids[:1], ids[:1]]
+    assert [[q.id for q in report.questions] for report, _, _ in so_far] == [ids[:1], ids[:1]]
     assert so_far[0][0].split == "dev[:3] (so far: 1)" and len(lm.history) == calls
     assert len(list((tmp_path / "artifacts").rglob("*.partial.jsonl"))) == 2  # peeking keeps the journals
     results = run_evals(["zero-shot", "static-rag"], "dev", **options)
-    assert [[q["id"] for q in report.questions] for report, _, _ in results] == [ids, ids]
+    assert [[q.id for q in report.questions] for report, _, _ in results] == [ids, ids]
     assert len(lm.history) == 6 and not list((tmp_path / "artifacts").rglob("*.partial.jsonl"))
 
 
@@ -206,7 +208,8 @@ def test_a_journal_written_under_another_header_is_not_resumed(tmp_path):
     path = tmp_path / "r.partial.jsonl"
     first = Journal(path, {"version": "v1", "code": "aaa"})
     assert first.resume() == []
-    first.append({"id": "q1", "exact": True})
-    assert Journal(path, {"version": "v1", "code": "aaa"}).resume() == [{"id": "q1", "exact": True}]
+    scored = question(1, True)
+    first.append(scored)
+    assert Journal(path, {"version": "v1", "code": "aaa"}).resume() == [scored]
     assert Journal(path, {"version": "v1", "code": "bbb"}).resume() == []
     assert path.read_text().splitlines() == ['{"header": {"version": "v1", "code": "bbb"}}']

@@ -4,7 +4,8 @@ import pytest
 
 from nl2sparql.data.dataset import AnswerVariables
 from nl2sparql.eval.scoring.metric import Score, compare
-from nl2sparql.eval.outcomes import OUTCOMES, count_outcomes, outcome
+from nl2sparql.eval.scoring.outcomes import Outcome
+from nl2sparql.eval.scoring.scored import ScoredQuestion, count_outcomes
 from nl2sparql.kb.results import QueryResult, Term
 
 SELECT_GOLD = "PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\nSELECT ?word WHERE { ?l ontolex:writtenRep ?word }"
@@ -15,9 +16,13 @@ def words(*values):
     return QueryResult(("word",), tuple((Term("literal", v),) for v in values))
 
 
-def scored(score: Score, rows: int, valid: bool = True, gold: str = SELECT_GOLD) -> dict:
-    return {"exact": score.exact, "valid": valid, "error": score.error, "f1": score.f1, "rows": rows,
-            "gold_sparql": gold}
+def scored(score: Score, rows: int, valid: bool = True, gold: str = SELECT_GOLD) -> ScoredQuestion:
+    return ScoredQuestion(id="q", language="it", question="?", patterns=(), gold_sparql=gold, exact=score.exact,
+                          valid=valid, error=score.error, f1=score.f1, rows=rows)
+
+
+def outcome(question: ScoredQuestion) -> str:
+    return question.outcome.value
 
 
 GOLD = words("casa", "cane")
@@ -55,5 +60,13 @@ def test_counts_have_every_outcome_in_order():
     exact = scored(compare(GOLD, WORD, GOLD), 2)
     empty = scored(compare(GOLD, WORD, words()), 0)
     counts = count_outcomes([exact, empty, empty])
-    assert list(counts) == list(OUTCOMES)
+    assert list(counts) == [o.value for o in Outcome]
     assert counts["exact"] == 1 and counts["empty"] == 2 and sum(counts.values()) == 3
+
+
+def test_a_scored_question_keeps_its_outcome_through_json():
+    empty = scored(compare(GOLD, WORD, words()), 0)
+    again = ScoredQuestion.from_json(empty.to_json())
+    assert again == empty and again.outcome is Outcome.EMPTY and empty.to_json()["outcome"] == "empty"
+    older = {k: v for k, v in empty.to_json().items() if k != "outcome"}  # reports written before outcomes were kept
+    assert ScoredQuestion.from_json(older).outcome is Outcome.EMPTY

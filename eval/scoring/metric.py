@@ -19,7 +19,7 @@ from nl2sparql.kb.results import QueryResult, Term
 _SLICE = re.compile(r"(\s*(?:LIMIT|OFFSET)\s+\d+)+\s*$", re.IGNORECASE)
 _NUMERIC = ("integer", "decimal", "double", "float", "long", "int", "short", "nonNegativeInteger")
 
-# Why a valid prediction scores zero (eval.outcomes classifies scored questions by these).
+# Why a valid prediction scores zero (scoring.outcomes classifies scored questions by these).
 GOLD_IS_ASK = "gold is an ASK query; the prediction is not"
 PREDICTION_IS_ASK = "the prediction is an ASK query; gold is not"
 NO_MATCHING_COLUMN = "no predicted column matches"
