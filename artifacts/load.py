@@ -22,7 +22,8 @@ def load(version: str = "latest", *, lm: str | None = None, endpoint: str | None
 
     found = resolve_version(version)
     return _build(found.program_file if found else None, found.manifest if found else {}, lm=lm,
-                  endpoint=endpoint, store=store, settings=settings, lm_object=lm_object, runtime=runtime)
+                  endpoint=endpoint, store=store, settings=settings, lm_object=lm_object, runtime=runtime,
+                  name=found.name if found else "uncompiled")
 
 
 def load_from_folder(folder: Path, **options) -> NL2SPARQL:
@@ -31,7 +32,7 @@ def load_from_folder(folder: Path, **options) -> NL2SPARQL:
 
     manifest_file = folder / "manifest.json"
     manifest = json.loads(manifest_file.read_text(encoding="utf-8")) if manifest_file.exists() else {}
-    return _build(folder / "program.json", manifest, **options)
+    return _build(folder / "program.json", manifest, name=manifest.get("version") or folder.name, **options)
 
 
 def manifest_settings(manifest: dict) -> ProgramSettings | None:
@@ -47,7 +48,7 @@ def manifest_settings(manifest: dict) -> ProgramSettings | None:
 
 def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoint: str | None = None,
            store: Path | None = None, settings: ProgramSettings | None = None, lm_object=None,
-           runtime: Runtime | None = None) -> NL2SPARQL:
+           runtime: Runtime | None = None, name: str = "uncompiled") -> NL2SPARQL:
     from nl2sparql.modules.adapter import LoraAdapter
     from nl2sparql.modules.lm import adapter_lm, resolve_lm
 
@@ -58,7 +59,7 @@ def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoin
         adapter.check_base(lm)
         lm_object = adapter_lm(adapter, cache=getattr(lm_object, "cache", True))
     runtime = runtime or Runtime(RuntimeConfig(endpoint=EndpointConfig(url=endpoint, store_path=store)))
-    program = NL2SPARQL(settings or manifest_settings(manifest), runtime)
+    program = NL2SPARQL(settings or manifest_settings(manifest), runtime, version=name, manifest=manifest)
     if state is not None:
         try:
             program.load(str(state))

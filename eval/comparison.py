@@ -117,13 +117,17 @@ def write_outputs(comparison: Comparison, directory: Path) -> tuple[Path, Path]:
     split = re.sub(r"[^\w.\[\]:-]+", "-", comparison.reports[0].split.replace("/", "_")).strip("-")
     stem = "compare-" + "-".join(comparison.versions) + "-" + split
     chart = directory / f"{stem}.png"
-    _chart(comparison, chart)
+    with atomic_open(chart, "wb") as out:
+        out.write(chart_png(comparison))
     markdown = directory / f"{stem}.md"
     write_text_atomic(markdown, comparison.to_markdown(chart.name))
     return markdown, chart
 
 
-def _chart(comparison: Comparison, path: Path) -> None:
+def chart_png(comparison: Comparison) -> bytes:
+    """The per-pattern bar chart as PNG bytes (nothing written to disk)."""
+    import io
+
     import matplotlib
 
     matplotlib.use("Agg")
@@ -143,7 +147,8 @@ def _chart(comparison: Comparison, path: Path) -> None:
     ax.legend()
     fig.tight_layout()
     try:
-        with atomic_open(path, "wb") as out:
-            fig.savefig(out, format="png", dpi=110)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=110)
+        return buffer.getvalue()
     finally:
         plt.close(fig)

@@ -130,21 +130,20 @@ def _clip(text: str, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
-def answer_for(prediction, endpoint, language: str | None = None) -> Answer:
-    """The readable answer of a program's prediction, labels read from `endpoint`."""
+def answer_for(result: QueryResult | None, question: str, endpoint, language: str | None = None) -> Answer:
+    """The readable answer to `question` from its result, in the question's language, labels read from
+    `endpoint`."""
     from nl2sparql.retrieval.language import guess_language
 
-    result = getattr(prediction, "result", None)
-    language = language or guess_language(prediction.question)
+    language = language or guess_language(question)
     labels = fetch_labels(endpoint, result) if result is not None else {}
     return render(result, language, labels)
 
 
-def prediction_json(out, answer: Answer | None = None) -> dict:
+def prediction_json(out) -> dict:
     """A program's prediction as JSON (what `ask --json`, the MCP server and the web page return)."""
     return {
-        "question": out.question, "sparql": out.sparql, "ok": out.ok,
-        "answer": answer.text if answer is not None else None,
+        "question": out.question, "sparql": out.sparql, "ok": out.ok, "answer": out.get("answer"),
         "result": out.result.to_json() if out.result is not None else None,
         "patterns": list(out.patterns), "entities": list(out.entities), "dialects": list(out.dialects),
         "grounding": list(out.get("grounding", [])), "notes": list(out.get("notes", [])),

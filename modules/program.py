@@ -13,6 +13,7 @@ from nl2sparql.errors import EndpointError, QueryRejected, QuerySyntaxError
 from nl2sparql.kb.guard import check
 from nl2sparql.kb.lint import Finding, lint
 from nl2sparql.kb.results import QueryResult
+from nl2sparql.modules.answer import answer_for
 from nl2sparql.modules.fixes import EMPTY_RESULT_FIXES, PARSE_FIXES, SYNTAX_FIXES, apply_fixes, retag_dialect_words
 from nl2sparql.modules.runtime import Runtime
 from nl2sparql.modules.steps import Analyze, Generate, Repair, describe
@@ -77,13 +78,32 @@ class Context:
 
 
 class NL2SPARQL(dspy.Module):
-    def __init__(self, settings: ProgramSettings | None = None, runtime: Runtime | None = None):
+    """Question → SPARQL, executed and repaired, with a readable answer. `nl2sparql.load` names it (`version`,
+    `manifest`); `close()` or a `with` block releases the endpoint."""
+
+    def __init__(self, settings: ProgramSettings | None = None, runtime: Runtime | None = None,
+                 version: str = "uncompiled", manifest: dict | None = None):
         super().__init__()
         self.settings = settings or ProgramSettings()
         self.runtime = runtime or Runtime()
+        self.version = version
+        self.manifest = dict(manifest or {})
         self.analyze = Analyze(use_lm=self.settings.analyze_with_lm)
         self.generate = Generate()
         self.repair = Repair()
+
+    def __repr__(self) -> str:
+        return f"NL2SPARQL(version={self.version!r}, optimizer={self.manifest.get('optimizer', 'none')!r})"
+
+    def __enter__(self) -> NL2SPARQL:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the endpoint (its worker process or HTTP session); a later question opens it again."""
+        self.runtime.close()
 
     def forward(self, question: str, exclude_ids: tuple[str, ...] | frozenset = ()) -> dspy.Prediction:
         from dspy.utils.usage_tracker import UsageTracker
@@ -104,8 +124,9 @@ class NL2SPARQL(dspy.Module):
                 attempts += more
                 calls += repair_calls
         best = chosen or _best(attempts)
+        readable = answer_for(best.result, question, self.runtime.endpoint)
         return dspy.Prediction(
-            question=question, sparql=best.sparql, result=best.result,
+            question=question, sparql=best.sparql, result=best.result, answer=readable.text, readable=readable,
             rows=best.result.values() if best.result is not None else [],
             variables=list(best.result.variables) if best.result is not None else [],
             patterns=list(analysis.patterns), entities=list(analysis.entities), dialects=list(analysis.dialects),
@@ -209,18 +230,23 @@ class NL2SPARQL(dspy.Module):
             step, calls = "repair", calls + 1
         return attempts[1:], calls
 
+    def _limits(self):
+        """The guard's limits the endpoint is configured with (an endpoint handed in keeps its own)."""
+        return getattr(getattr(self.runtime.endpoint, "config", None), "limits", None) \
+            or self.runtime.config.endpoint.limits
+
     def _run(self, step: str, sparql: str) -> Attempt:
         """Deterministic fixes, guard, lint, then execution; never executes what the guard refuses."""
         sparql, fixes = apply_fixes(sparql, SYNTAX_FIXES)
         names = [f.name for f in fixes]
         try:
             try:
-                checked = check(sparql)
+                checked = check(sparql, self._limits())
             except QuerySyntaxError:
                 repaired, more = apply_fixes(sparql, PARSE_FIXES)
                 if not more:
                     raise
-                checked = check(repaired)  # only a fix that makes the query parse is kept
+                checked = check(repaired, self._limits())  # only a fix that makes the query parse is kept
                 sparql, names = repaired, names + [f.name for f in more]
         except QueryRejected as error:
             return Attempt(step, sparql, "rejected", str(error), fixes=names)

@@ -56,12 +56,12 @@ class Toolbox:
 
     def translate(self, question: str, version: str | None = None) -> dict[str, Any]:
         """Question → SPARQL, executed, with a readable answer, the rows and every attempt."""
-        from nl2sparql.modules.answer import answer_for, prediction_json
+        from nl2sparql.modules.answer import prediction_json
 
         question = inputs.text(question, "question", inputs.MAX_QUESTION_CHARS)
         out = self.program(version)(question)
-        answer = answer_for(out, self.runtime.endpoint)
-        data = prediction_json(out, answer)
+        answer = out.readable
+        data = prediction_json(out)
         data.pop("result")  # the table below says the same, with labels for IRIs
         data["table"] = {"variables": list(answer.variables), "count": len(answer.rows),
                          "rows": [list(r) for r in answer.rows[: self.config.max_rows]]}

@@ -77,7 +77,7 @@ def build_app(toolbox: Toolbox, artifact_root: Path | None = None):
                 for p, r in saved_reports(artifact_root)]
 
     def compare(paths: list[str]):
-        from nl2sparql.eval.comparison import compare_reports, write_outputs
+        from nl2sparql.eval.comparison import chart_png, compare_reports
         from nl2sparql.eval.report import Report
 
         if len(paths or []) < 2:
@@ -87,10 +87,11 @@ def build_app(toolbox: Toolbox, artifact_root: Path | None = None):
             comparison = compare_reports(reports)
         except Nl2SparqlError as error:
             raise gr.Error(str(error)) from None
+        import io
+
         from PIL import Image
 
-        _, chart = write_outputs(comparison, Path(paths[-1]).parent)
-        with Image.open(chart) as image:
+        with Image.open(io.BytesIO(chart_png(comparison))) as image:  # drawn in memory: a click writes no file
             return comparison.to_markdown(), image.copy()
 
     with gr.Blocks(title="nl2sparql · LiITA") as app:

@@ -6,6 +6,7 @@ import dspy
 import pytest
 from dspy.utils.dummies import DummyLM
 
+from nl2sparql.modules.answer import LABEL_QUERY
 from nl2sparql.modules.program import NL2SPARQL, ProgramSettings
 from nl2sparql.modules.runtime import Runtime
 
@@ -20,14 +21,18 @@ CASE_SENSITIVE = PREFIXES + ('SELECT ?lemma WHERE { GRAPH <http://liita.it/data>
 
 
 class CountingEndpoint:
-    """The real embedded endpoint, counting what reaches it."""
+    """The real embedded endpoint, counting what reaches it (the readable answer's label look-ups apart)."""
 
     def __init__(self, inner):
         self.inner = inner
         self.executed: list[str] = []
+        self.label_lookups = 0
 
     def execute(self, query: str):
-        self.executed.append(query)
+        if query.startswith(LABEL_QUERY.split("%s")[0]):
+            self.label_lookups += 1
+        else:
+            self.executed.append(query)
         return self.inner.execute(query)
 
     def fingerprint(self) -> str:
@@ -55,6 +60,18 @@ def test_valid_first_answer_runs_once(counting):
     assert out.ok and out.rows == [("http://liita.it/data/id/lemma/1054825",)]
     assert [a.outcome for a in out.attempts] == ["ok"]
     assert out.usage["calls"] == 1 and len(lm.history) == 1 and len(counting.executed) == 1
+    assert out.answer == "Risposta: casa." and out.readable.rows == (("casa",),)  # the label, not the IRI
+    assert counting.label_lookups == 1
+
+
+def test_a_program_says_what_it_is_and_closes_in_a_with_block(counting):
+    closed = []
+    counting.close = lambda: closed.append(True)
+    prog, _ = program(counting, [CASA])
+    assert (prog.version, prog.manifest) == ("uncompiled", {})
+    with prog as same:
+        assert same is prog and same("Qual è il lemma di «casa»?").ok
+    assert closed == [True]
 
 
 def test_missing_prefix_and_fences_are_fixed_without_the_lm(counting):
