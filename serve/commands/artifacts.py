@@ -1,0 +1,65 @@
+"""`nl2sparql artifacts`: list, show, tag and remove compiled versions."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from nl2sparql.errors import ArtifactError
+from nl2sparql.serve.commands.options import make_console
+
+
+@click.group()
+def artifacts() -> None:
+    """Compiled versions: list them, show a manifest, tag one, remove one (tagged versions are kept)."""
+
+
+@artifacts.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the versions as JSON.")
+def artifacts_list(as_json: bool) -> None:
+    """Every compiled version, oldest first, with its tags and dev score."""
+    from nl2sparql.artifacts.tables import version_rows, versions_table
+
+    rows = version_rows()
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    make_console().print(versions_table(rows) if rows
+                         else "no compiled versions yet: `nl2sparql optimize run` makes one")
+
+
+@artifacts.command("show")
+@click.argument("version")
+def artifacts_show(version: str) -> None:
+    """Print the manifest of VERSION (vN, latest, a tag, or shipped) as JSON."""
+    from nl2sparql.artifacts.store import SHIPPED, effective_name, open_shipped, open_version
+
+    name = effective_name(version)
+    if name == "uncompiled":
+        raise ArtifactError("the uncompiled program has no manifest: nothing is compiled or shipped yet")
+    manifest = open_shipped().manifest if name == SHIPPED else open_version(name).manifest
+    click.echo(json.dumps(manifest, indent=2, ensure_ascii=False))
+
+
+@artifacts.command("tag")
+@click.argument("version")
+@click.argument("name")
+def artifacts_tag(version: str, name: str) -> None:
+    """Give VERSION the tag NAME (moves the tag if it existed)."""
+    from nl2sparql.artifacts.store import tag_version
+
+    click.echo(f"{name} → {tag_version(version, name)}")
+
+
+@artifacts.command("rm")
+@click.argument("version")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def artifacts_rm(version: str, yes: bool) -> None:
+    """Remove VERSION for good (refused while a tag points at it)."""
+    from nl2sparql.artifacts.store import remove_version, resolve_name
+
+    name = resolve_name(version)
+    if not yes:
+        click.confirm(f"remove {name} for good?", abort=True)
+    click.echo(f"removed {remove_version(name)}")

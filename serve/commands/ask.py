@@ -1,0 +1,107 @@
+"""`nl2sparql retrieve` and `nl2sparql ask`: what the program sees for a question, and its answer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from nl2sparql.serve.commands.options import dataset_option, make_console, store_option
+
+
+@click.command("retrieve")
+@click.argument("question")
+@dataset_option
+@click.option("--split", "splits", multiple=True, default=("train",), show_default=True,
+              help="Dataset splits to retrieve examples from (repeatable).")
+@click.option("--embedder", type=click.Choice(["e5", "minilm"]), default="e5", show_default=True)
+@click.option("--top-k", type=int, default=5, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print patterns, examples and constraints as JSON.")
+def retrieve_command(question: str, dataset_dir: Path | None, splits: tuple[str, ...], embedder: str, top_k: int,
+                     as_json: bool) -> None:
+    """Show the patterns of QUESTION, the closest dataset examples with their scores, and the rules."""
+    from nl2sparql.data.dataset import load_dataset
+    from nl2sparql.paths import resolve
+    from nl2sparql.retrieval.constraints import select_constraints
+    from nl2sparql.retrieval.hybrid import HybridRetriever, RetrieverConfig
+    from nl2sparql.retrieval.patterns import analyze_patterns
+
+    records = [r for r in load_dataset(dataset_dir) if r.split in splits]
+    config = RetrieverConfig(embedder=embedder, top_k=top_k, cache_dir=resolve().index)
+    analysis = analyze_patterns(question)
+    examples = HybridRetriever.build(records, config).retrieve(question, analysis=analysis)
+    constraints = select_constraints(set(analysis.labels))
+    from nl2sparql.retrieval.tables import retrieval_json, retrieval_view
+
+    if as_json:
+        click.echo(json.dumps(retrieval_json(analysis, examples, constraints), indent=2, ensure_ascii=False))
+        return
+    make_console().print(retrieval_view(analysis, examples, constraints))
+
+
+@click.command("ask")
+@click.argument("question")
+@click.option("--version", "version", default="latest", show_default=True,
+              help="Compiled version to use: latest, vN, a tag, or 'uncompiled'.")
+@click.option("--lm", default=None, help="Model: local/qwen-1.5b (default, offline), local/qwen-0.5b, or any "
+                                         "litellm id such as openai/gpt-4.1-mini (key from the environment).")
+@click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the embedded store.")
+@store_option
+@click.option("--max-repairs", type=int, default=2, show_default=True, help="LM repair attempts at most.")
+@click.option("--rows", "max_rows", type=int, default=20, show_default=True, help="Rows shown in the table.")
+@click.option("--json", "as_json", is_flag=True, help="Print SPARQL, rows, attempts and usage as JSON.")
+def ask_command(question: str, version: str, lm: str | None, url: str | None, store_path: Path | None,
+                max_repairs: int, max_rows: int, as_json: bool) -> None:
+    """Answer QUESTION (Italian or English): generate SPARQL, run it, repair it if needed.
+
+    \b
+    nl2sparql ask "Quali lemmi esprimono tristezza?"
+    nl2sparql ask "Which Sicilian words translate 'casa'?" --lm openai/gpt-4.1-mini --json
+    """
+    import dataclasses
+
+    from nl2sparql.artifacts.load import load
+    from nl2sparql.modules.answer import answer_for, prediction_json
+
+    program = load(version, lm=lm, endpoint=url, store=store_path)  # with the settings the version was made with
+    program.settings = dataclasses.replace(program.settings, max_repairs=max_repairs)
+    try:
+        if as_json:
+            out = program(question)
+        else:
+            with make_console(stderr=True).status("thinking (the local model takes a while on CPU)…"):
+                out = program(question)
+        answer = answer_for(out, program.runtime.endpoint)
+    finally:
+        program.runtime.close()
+    if as_json:
+        click.echo(json.dumps(prediction_json(out, answer), indent=2, ensure_ascii=False))
+        return
+    from rich.syntax import Syntax
+
+    from nl2sparql.kb.tables import result_table
+
+    console = make_console()
+    for note in out.get("notes", []):
+        console.print(f"[yellow]{note}[/yellow]")
+    console.print(Syntax(out.sparql or "(no query)", "sparql", word_wrap=True))
+    if out.ok:
+        console.print(f"[bold]{answer.text}[/bold]")
+    if out.result is not None:
+        console.print(result_table(_head(out.result, max_rows)))
+        if len(out.result.rows) > max_rows:
+            console.print(f"… {len(out.result.rows) - max_rows} more rows (--rows N, or --json)")
+    steps = ", ".join(f"{a.step} → {a.outcome}" for a in out.attempts)
+    usage = out.usage
+    console.print(f"[dim]attempts: {steps}; LM calls {usage['calls']}, tokens {usage['prompt_tokens']}+"
+                  f"{usage['completion_tokens']}; {out.seconds:.1f} s[/dim]")
+    if not out.ok:
+        console.print(f"[red]no valid query: {out.errors[-1] if out.errors else 'unknown failure'}[/red]")
+        raise SystemExit(1)
+
+
+def _head(result, n: int):
+    from dataclasses import replace
+
+    return replace(result, rows=result.rows[:n])

@@ -1,0 +1,81 @@
+"""`nl2sparql data`: check every gold query, count pairs, assign splits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from nl2sparql.serve.commands.options import dataset_option, make_console, store_option
+
+
+@click.group()
+def data() -> None:
+    """The curated dataset: check every gold query, count pairs, assign splits."""
+
+
+@data.command("check")
+@dataset_option
+@store_option
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def data_check(dataset_dir: Path | None, store_path: Path | None, as_json: bool) -> None:
+    """Run every gold query on the embedded KB; fail (exit 1) with a table of offenders."""
+    from rich.progress import track
+
+    from nl2sparql.data.check import check_dataset
+    from nl2sparql.data.dataset import load_dataset
+    from nl2sparql.data.tables import check_tables
+    from nl2sparql.kb.embedded import EmbeddedEndpoint
+    from nl2sparql.kb.endpoint import EndpointConfig
+
+    records = load_dataset(dataset_dir)
+    with EmbeddedEndpoint(EndpointConfig(store_path=store_path)) as endpoint:
+        bar = iter(track(range(len(records)), description="checking gold", console=make_console(stderr=True),
+                         disable=as_json, transient=True))
+        next(bar, None)
+        report = check_dataset(records, endpoint, progress=lambda record: next(bar, None))
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        for table in check_tables(report):
+            make_console().print(table)
+    if not report.ok:
+        raise SystemExit(1)
+
+
+@data.command("stats")
+@dataset_option
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+def data_stats(dataset_dir: Path | None, as_json: bool) -> None:
+    """Pairs per pattern and split, multi-pattern share, languages."""
+    from nl2sparql.data.check import pattern_counts
+    from nl2sparql.data.dataset import load_dataset
+    from nl2sparql.data.tables import stats_table
+
+    records = load_dataset(dataset_dir)
+    if as_json:
+        counts = pattern_counts(records)
+        click.echo(json.dumps({"records": len(records), "multi_pattern": sum(len(r.patterns) > 1 for r in records),
+                               "counts": counts}, indent=2))
+        return
+    make_console().print(stats_table(records))
+
+
+@data.command("split")
+@dataset_option
+@click.option("--seed", type=int, default=13, show_default=True, help="Seed of the stratified shuffle.")
+@click.option("--reassign", is_flag=True, help="Also reassign records that already have train/dev/test.")
+def data_split(dataset_dir: Path | None, seed: int, reassign: bool) -> None:
+    """Assign train/dev/test to records marked 'auto' and store the splits in the files."""
+    from nl2sparql.data.dataset import default_dataset_dir, load_dataset, write_jsonl
+    from nl2sparql.data.split import assign_splits
+
+    directory = dataset_dir or default_dataset_dir()
+    records = assign_splits(load_dataset(directory), seed=seed, reassign=reassign)
+    by_file: dict[str, list] = {}
+    for record in records:
+        by_file.setdefault(record.source.rsplit(":", 1)[0], []).append(record)
+    for name, file_records in by_file.items():
+        write_jsonl(directory / name, file_records)
+    click.echo(f"assigned splits to {len(records)} records (seed {seed}) in {len(by_file)} files")

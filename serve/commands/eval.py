@@ -1,0 +1,122 @@
+"""`nl2sparql eval`: run versions on a split and compare them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from nl2sparql.errors import Nl2SparqlError
+from nl2sparql.paths import HOME_ENV
+from nl2sparql.serve.commands.options import make_console, store_option
+
+
+@click.group("eval")
+def eval_group() -> None:
+    """Evaluate versions on a split and compare them (paired tests, per-pattern chart)."""
+
+
+def _eval_options(func):
+    for option in reversed([
+        click.option("--split", default="test", show_default=True,
+                     help="test, dev, generalization, train, or a .jsonl file of records."),
+        click.option("--lm", default=None, help="Model (default local/qwen-1.5b; any litellm id)."),
+        click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the store."),
+        store_option,
+        click.option("--limit", type=int, default=None, help="Only the first N questions of the split."),
+        click.option("--force", is_flag=True, help="Re-run even when a report (or a stopped run's journal) for this version/split/LM/KB exists."),
+        click.option("--tracking-uri", default=None, help=f"MLflow tracking URI (default: sqlite under ${HOME_ENV})."),
+    ]):
+        func = option(func)
+    return func
+
+
+def _progress_callback(console, total: int):
+    from rich.progress import Progress
+
+    progress = Progress(console=console, transient=True)
+    task = progress.add_task("questions", total=total)
+
+    def on_result(report):
+        summary = report.summary()
+        progress.update(task, completed=len(report.questions),
+                        description=f"{report.version}: accuracy {summary['execution_accuracy']:.2f}")
+
+    return progress, on_result
+
+
+@eval_group.command("run")
+@click.option("--version", "version", default="latest", show_default=True,
+              help="vN, latest, a tag, or a baseline: zero-shot, static-rag, uncompiled.")
+@_eval_options
+@click.option("--json", "as_json", is_flag=True, help="Print the summary and breakdowns as JSON.")
+def eval_run(version: str, split: str, lm: str | None, url: str | None, store_path: Path | None, limit: int | None,
+             force: bool, tracking_uri: str | None, as_json: bool) -> None:
+    """Run VERSION on every question of the split; save a JSON + Markdown report beside the version.
+
+    Each scored question is journaled as it is scored: a run that is stopped goes on where it was
+    when it is started again with the same version, split, LM and KB."""
+    from nl2sparql.eval.runner import run_eval, split_records
+    from nl2sparql.modules.lm import resolve_lm
+
+    total = len(split_records(split)[:limit])
+    progress, on_result = _progress_callback(make_console(stderr=True), total)
+    with progress:
+        report, path, reused = run_eval(version, split, lm=resolve_lm(lm, cache=False), endpoint=url,
+                                        store=store_path, force=force, limit=limit, on_result=on_result,
+                                        tracking_uri=tracking_uri)
+    if as_json:
+        data = report.to_json()
+        data.pop("questions")
+        click.echo(json.dumps({**data, "report": str(path), "reused": reused}, indent=2, ensure_ascii=False))
+        return
+    from rich.markdown import Markdown
+
+    console = make_console()
+    console.print(Markdown(report.to_markdown()))
+    console.print(f"[dim]{'reused' if reused else 'written'}: {path}[/dim]")
+
+
+@eval_group.command("compare")
+@click.argument("versions", nargs=-1, required=True)
+@_eval_options
+@click.option("--allow-mismatch", is_flag=True, help="Compare reports made on different splits or KB fingerprints.")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Folder for the Markdown report and PNG chart (default: beside the last version's reports).")
+@click.option("--so-far", is_flag=True, help="Run nothing: compare what finished reports and the journals of "
+                                             "runs still going hold, on the questions all versions have answered.")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+def eval_compare(versions: tuple[str, ...], split: str, lm: str | None, url: str | None, store_path: Path | None,
+                 limit: int | None, force: bool, tracking_uri: str | None, allow_mismatch: bool, out: Path | None,
+                 so_far: bool, as_json: bool) -> None:
+    """Compare VERSIONS (two or more) on the same split: runs what has no report yet, then tables,
+    exact McNemar on exact match, paired bootstrap CI on F1, flipped questions and a chart."""
+    from nl2sparql.eval.comparison import compare_reports, write_outputs
+    from nl2sparql.eval.runner import report_dir, run_evals, split_records
+    from nl2sparql.modules.lm import resolve_lm
+
+    if len(versions) < 2:
+        raise Nl2SparqlError("compare needs at least two versions")
+    if so_far and force:
+        raise Nl2SparqlError("--so-far reads what is there; it cannot be combined with --force")
+    total = len(split_records(split)[:limit])
+    progress, on_result = _progress_callback(make_console(stderr=True), total)
+    with progress:  # versions take turns question by question: a stopped compare resumes with all of them level
+        reports = [report for report, _, _ in run_evals(
+            list(versions), split, lm=resolve_lm(lm, cache=False), endpoint=url, store=store_path, force=force,
+            limit=limit, on_result=on_result, tracking_uri=tracking_uri, so_far=so_far)]
+    if not reports[0].questions:
+        raise Nl2SparqlError("no question has been answered by every version yet: run the compare without --so-far")
+    comparison = compare_reports(reports, allow_mismatch=allow_mismatch)
+    markdown, chart = write_outputs(comparison, out or report_dir(versions[-1]))
+    if as_json:
+        click.echo(json.dumps({
+            **comparison.to_json(),
+            "markdown": str(markdown), "chart": str(chart)}, indent=2, ensure_ascii=False))
+        return
+    from rich.markdown import Markdown
+
+    console = make_console()
+    console.print(Markdown(comparison.to_markdown()))
+    console.print(f"[dim]report: {markdown}\nchart: {chart}[/dim]")

@@ -1,0 +1,103 @@
+"""`nl2sparql optimize run`: compile the program (or fine-tune the local model) into a new version."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from nl2sparql.paths import HOME_ENV
+from nl2sparql.serve.commands.options import make_console, store_option
+
+
+@click.group()
+def optimize() -> None:
+    """Compile the program with a DSPy optimizer and save it as a new version."""
+
+
+@optimize.command("run")
+@click.option("--optimizer", type=click.Choice(["bootstrap", "random-search", "mipro", "gepa", "finetune"]),
+              default="bootstrap", show_default=True,
+              help="DSPy optimizer: few-shot bootstrap, bootstrap + random search, MIPROv2, GEPA; or finetune: a LoRA "
+                   "adapter for the local model's generate step, trained on the train split (CPU by default).")
+@click.option("--lm", default=None, help="Student model (default local/qwen-1.5b; any litellm id).")
+@click.option("--teacher-lm", "--reflection-lm", "teacher_lm", default=None,
+              help="Teacher for bootstrapping, or reflection LM for GEPA (default: the student).")
+@click.option("--train", "train_split", default="train", show_default=True, help="Split to compile on.")
+@click.option("--dev", "dev_split", default="dev", show_default=True, help="Split to score parent and result on.")
+@click.option("--budget", default="light", show_default=True, help="light, medium, heavy, or a number of metric calls.")
+@click.option("--seed", type=int, default=13, show_default=True)
+@click.option("--threads", type=int, default=1, show_default=True, help="Parallel metric calls (1 for the local LM).")
+@click.option("--train-limit", type=int, default=None, help="Use only the first N train records.")
+@click.option("--dev-limit", type=int, default=None, help="Score on only the first N dev records.")
+@click.option("--val-limit", type=int, default=12, show_default=True,
+              help="MIPRO/GEPA: choose among candidates on the next N train records (never on dev).")
+@click.option("--from", "parent", default="uncompiled", show_default=True, help="Version to start from.")
+@click.option("--resume", is_flag=True, help="Re-run the interrupted compile with its settings; LM calls it already "
+                                             "made come from DSPy's cache.")
+@click.option("--tracking-uri", default=None, help=f"MLflow tracking URI (default: sqlite under ${HOME_ENV}).")
+@click.option("--rank", type=int, default=16, show_default=True, help="finetune: LoRA rank (alpha is twice it).")
+@click.option("--learning-rate", type=float, default=3e-4, show_default=True, help="finetune: AdamW learning rate.")
+@click.option("--epochs", type=int, default=1, show_default=True, help="finetune: passes over the train examples.")
+@click.option("--device", default="cpu", show_default=True, help="finetune: torch device (cuda where one exists).")
+@store_option
+@click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
+def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
+                 budget: str, seed: int, threads: int, train_limit: int | None, dev_limit: int | None,
+                 val_limit: int, parent: str, resume: bool, tracking_uri: str | None, rank: int, learning_rate: float,
+                 epochs: int, device: str, store_path: Path | None, as_json: bool) -> None:
+    """Compile, score parent and compiled program on dev side by side, and write a new version.
+
+    \b
+    nl2sparql optimize run --optimizer bootstrap --budget light
+    nl2sparql optimize run --optimizer gepa --lm openai/gpt-4.1-mini --budget 200
+    nl2sparql optimize run --optimizer finetune --lm local/qwen-0.5b      # ~1 h on 2 cores; Ctrl-C, then --resume
+    """
+    from nl2sparql.optimize.compile import CompileConfig
+    from nl2sparql.optimize.run import pending_config, run_compile, side_by_side
+
+    if optimizer == "finetune":
+        _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
+                  learning_rate, epochs, device, store_path, as_json)
+        return
+
+    config = CompileConfig(optimizer=optimizer, lm=lm, teacher_lm=teacher_lm, train_split=train_split,
+                           dev_split=dev_split, budget=budget, seed=seed, threads=threads, train_limit=train_limit,
+                           dev_limit=dev_limit, val_limit=val_limit, parent=parent)
+    if resume:
+        config = pending_config()
+    config.budget_level()
+    version, result = run_compile(config, store=store_path, tracking_uri=tracking_uri,
+                                  console=make_console(stderr=True))
+    if as_json:
+        click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
+        return
+    make_console().print(side_by_side(result, config.parent, version.name, version.path))
+
+
+def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
+              learning_rate, epochs, device, store_path, as_json) -> None:
+    from nl2sparql.optimize.finetune.job import pending_finetune, run_finetune
+    from nl2sparql.optimize.finetune.lora import LoraSettings
+    from nl2sparql.optimize.finetune.run import FinetuneConfig
+
+    settings = LoraSettings(rank=rank, alpha=2 * rank, learning_rate=learning_rate, epochs=epochs, seed=seed,
+                            device=device)
+    config = FinetuneConfig(lm=lm or "local/qwen-0.5b", teacher_lm=teacher_lm, train_split=train_split,
+                            dev_split=dev_split, train_limit=train_limit, dev_limit=dev_limit, lora=settings)
+    if resume:
+        config = pending_finetune()
+    version, tried = run_finetune(config, resume=resume, store=store_path, tracking_uri=tracking_uri,
+                                  console=make_console(stderr=True))
+    if as_json:
+        click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
+        return
+    from rich.table import Table
+
+    table = Table("dev", *tried, title=f"{version.name} written to {version.path} "
+                                       f"(generate step: {'with' if version.manifest['program_settings']['use_examples'] else 'without'} examples)")
+    for key in ("execution_accuracy", "mean_f1", "valid_sparql_rate", "lm_calls_per_question",
+                "prompt_tokens_per_question", "p50_seconds"):
+        table.add_row(key, *(f"{scores.get(key, 0.0):.3f}" for scores in tried.values()))
+    make_console().print(table)

@@ -1,0 +1,74 @@
+"""`nl2sparql mcp serve` and `nl2sparql web`: the MCP server and the web page over one toolbox."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from nl2sparql.serve.commands.options import store_option
+
+
+def _serving_options(func):
+    """The options the MCP server and the web page share: which version answers, with which LM, on which KB."""
+    options = [
+        click.option("--version", "version", default="latest", show_default=True,
+                     help="Compiled version that translates: latest, vN, a tag, shipped or uncompiled."),
+        click.option("--lm", default=None, help="Model for translations (default: local/qwen-1.5b, offline)."),
+        click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the "
+                                                              "embedded store."),
+        store_option,
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _toolbox(version: str, lm: str | None, url: str | None, store_path: Path | None):
+    from nl2sparql.artifacts.store import effective_name
+    from nl2sparql.serve.tools import Toolbox, ToolboxConfig
+
+    effective_name(version)  # an unknown version is refused now, not at the first question
+    return Toolbox(ToolboxConfig(version=version, lm=lm, endpoint_url=url, store=store_path))
+
+
+@click.group()
+def mcp() -> None:
+    """Serve the pipeline to assistants over the Model Context Protocol."""
+
+
+@mcp.command("serve")
+@_serving_options
+@click.option("--transport", type=click.Choice(["stdio", "streamable-http"]), default="stdio", show_default=True,
+              help="stdio for a client that starts the server itself (Claude Desktop, IDEs); streamable-http "
+                   "to serve on --host/--port.")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=8765, show_default=True)
+def mcp_serve(version: str, lm: str | None, url: str | None, store_path: Path | None, transport: str, host: str,
+              port: int) -> None:
+    """Run the MCP server: tools translate, analyze_patterns, retrieve_examples, search_ontology,
+    get_constraints, validate_sparql, execute_sparql, fix_case_filters, check_variable_reuse; resources
+    nl2sparql://ontology, nl2sparql://constraints/base, nl2sparql://config. Components load on first use.
+
+    Register it in a client with the command `nl2sparql mcp serve` (see the README)."""
+    from nl2sparql.serve.mcp import serve
+
+    serve(_toolbox(version, lm, url, store_path), transport, host, port)
+
+
+@click.command("web")
+@_serving_options
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (this machine only "
+                                                                      "by default).")
+@click.option("--port", type=int, default=7860, show_default=True)
+def web_command(version: str, lm: str | None, url: str | None, store_path: Path | None, host: str, port: int) -> None:
+    """Serve the web page: Translate (question → SPARQL, readable answer, rows, attempts), Analyze, Search
+    ontology, Run SPARQL, Compare versions (saved evaluation reports and their chart)."""
+    from nl2sparql.serve.web import build_app, launch
+
+    toolbox = _toolbox(version, lm, url, store_path)
+    click.echo(f"nl2sparql web on http://{host}:{port} (Ctrl-C stops it)", err=True)
+    try:
+        launch(build_app(toolbox), host, port)
+    finally:
+        toolbox.close()
