@@ -39,7 +39,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from nl2sparql.eval.comparison import compare_reports, write_outputs
-    from nl2sparql.eval.runner import report_dir, run_evals
+    from nl2sparql.eval.report import report_dir
+    from nl2sparql.eval.runner import run_evals
     from nl2sparql.modules.lm import resolve_lm
 
     versions = [v.strip() for v in args.versions.split(",") if v.strip()]

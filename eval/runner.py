@@ -18,7 +18,7 @@ from typing import Any, Callable
 from nl2sparql.data.dataset import Record, dataset_hash, load_dataset
 from nl2sparql.errors import DatasetError
 from nl2sparql.eval.journal import Journal, code_fingerprint, journal_path
-from nl2sparql.eval.report import PSEUDO_VERSIONS, Report, report_dir, report_path, save_report, saved_reports  # noqa: F401  (re-exported)
+from nl2sparql.eval.report import PSEUDO_VERSIONS, Report, report_path, save_report
 from nl2sparql.eval.scoring.scored import ScoredQuestion
 from nl2sparql.modules.program import ProgramSettings
 

@@ -41,6 +41,13 @@ def stats_table(manifest: dict) -> Group:
     return Group(table, per_pos)
 
 
+def _cell(term: Term | None, label: str) -> str:
+    text = short(term)
+    if term is not None and term.kind == "iri" and label and label not in text:
+        return f"{label} [dim]{text}[/dim]"
+    return text
+
+
 def short(term: Term | None) -> str:
     """An IRI as prefix:local when a known prefix fits; a literal with its language tag."""
     if term is None:
@@ -55,14 +62,17 @@ def short(term: Term | None) -> str:
     return term.value
 
 
-def result_table(result: QueryResult) -> Table:
+def result_table(result: QueryResult, labels: tuple[tuple[str, ...], ...] = ()) -> Table:
+    """The rows with prefixed IRIs; with `labels` (the rows as people read them, row for row) an IRI shows its
+    written form or label first."""
     if result.boolean is not None:
         table = Table("ask")
         table.add_row("true" if result.boolean else "false")
         return table
     table = Table(*result.variables, caption=f"{len(result.rows):,} rows in {result.elapsed_s:.3f} s")
-    for row in result.rows[:MAX_ROWS_SHOWN]:
-        table.add_row(*(short(t) for t in row))
+    for i, row in enumerate(result.rows[:MAX_ROWS_SHOWN]):
+        shown = labels[i] if i < len(labels) else ()
+        table.add_row(*(_cell(t, shown[k] if k < len(shown) else "") for k, t in enumerate(row)))
     if len(result.rows) > MAX_ROWS_SHOWN:
         table.caption += f" (first {MAX_ROWS_SHOWN} shown; use --json for all)"
     return table

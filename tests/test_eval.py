@@ -158,7 +158,7 @@ def test_versions_take_turns_so_a_stopped_compare_leaves_them_level(kb_store, tm
 
 
 def test_saved_reports_are_found_for_the_compare_tab(tmp_path):
-    from nl2sparql.eval.runner import saved_reports
+    from nl2sparql.eval.report import saved_reports
 
     save_report(report("v1", [True, False]), tmp_path / "v1" / "reports" / "test-dummy-1.json")
     save_report(report("zero-shot", [False, False]), tmp_path / "baselines" / "zero-shot" / "reports" / "t.json")
@@ -171,7 +171,7 @@ def test_eval_compare_json_and_artifacts_list_from_the_command_line(endpoint, kb
     from click.testing import CliRunner
 
     from nl2sparql.cli import main
-    from nl2sparql.eval.runner import report_path
+    from nl2sparql.eval.report import report_path
 
     monkeypatch.setenv(ARTIFACTS_ENV, str(tmp_path))
     lm = "local/qwen-1.5b"  # the default LM: saved reports are reused, so it is never loaded

@@ -62,21 +62,17 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
     import dataclasses
 
     from nl2sparql.artifacts.load import load
-    from nl2sparql.modules.answer import answer_for, prediction_json
+    from nl2sparql.modules.answer import prediction_json
 
-    program = load(version, lm=lm, endpoint=url, store=store_path)  # with the settings the version was made with
-    program.settings = dataclasses.replace(program.settings, max_repairs=max_repairs)
-    try:
+    with load(version, lm=lm, endpoint=url, store=store_path) as program:  # with the version's own settings
+        program.settings = dataclasses.replace(program.settings, max_repairs=max_repairs)
         if as_json:
             out = program(question)
         else:
             with make_console(stderr=True).status("thinking (the local model takes a while on CPU)…"):
                 out = program(question)
-        answer = answer_for(out, program.runtime.endpoint)
-    finally:
-        program.runtime.close()
     if as_json:
-        click.echo(json.dumps(prediction_json(out, answer), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(prediction_json(out), indent=2, ensure_ascii=False))
         return
     from rich.syntax import Syntax
 
@@ -87,9 +83,9 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
         console.print(f"[yellow]{note}[/yellow]")
     console.print(Syntax(out.sparql or "(no query)", "sparql", word_wrap=True))
     if out.ok:
-        console.print(f"[bold]{answer.text}[/bold]")
+        console.print(f"[bold]{out.answer}[/bold]")
     if out.result is not None:
-        console.print(result_table(_head(out.result, max_rows)))
+        console.print(result_table(_head(out.result, max_rows), out.readable.rows))
         if len(out.result.rows) > max_rows:
             console.print(f"… {len(out.result.rows) - max_rows} more rows (--rows N, or --json)")
     steps = ", ".join(f"{a.step} → {a.outcome}" for a in out.attempts)

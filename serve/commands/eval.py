@@ -93,7 +93,8 @@ def eval_compare(versions: tuple[str, ...], split: str, lm: str | None, url: str
     """Compare VERSIONS (two or more) on the same split: runs what has no report yet, then tables,
     exact McNemar on exact match, paired bootstrap CI on F1, flipped questions and a chart."""
     from nl2sparql.eval.comparison import compare_reports, write_outputs
-    from nl2sparql.eval.runner import report_dir, run_evals, split_records
+    from nl2sparql.eval.report import report_dir
+    from nl2sparql.eval.runner import run_evals, split_records
     from nl2sparql.modules.lm import resolve_lm
 
     if len(versions) < 2:
