@@ -50,7 +50,7 @@ def mcp_serve(version: str, lm: str | None, url: str | None, store_path: Path | 
     get_constraints, validate_sparql, execute_sparql, fix_case_filters, check_variable_reuse; resources
     nl2sparql://ontology, nl2sparql://constraints/base, nl2sparql://config. Components load on first use.
 
-    Register it in a client with the command `nl2sparql mcp serve` (see the README)."""
+    Register it in a client with the command `nl2sparql mcp serve` (see serve/README.md)."""
     from nl2sparql.serve.mcp import serve
 
     serve(_toolbox(version, lm, url, store_path), transport, host, port)

@@ -1,0 +1,288 @@
+"""bench/RESULTS.md and the README's headline table, written from the committed runs so their figures cannot drift.
+
+    python bench/results.py            # write bench/RESULTS.md and the headline table in README.md
+    python bench/results.py --check    # write nothing; exit 1 when either differs from what would be written
+
+The prose, and the figures that have no run file, are in bench/RESULTS.in.md. Its placeholders are filled
+from the eval reports (bench/eval-runs/**/reports/*.json), the fine-tuned versions' manifests
+(bench/eval-runs/v*/manifest.json) and the latency runs (bench/latency-runs/*.json):
+
+    {{reports:SPLIT}}   one row per report on SPLIT (test, generalization, dev: dev[:34] counts as dev)
+    {{pairs:SPLIT}}     each report against static-rag (or the first) on the same questions, and the comparisons
+    {{finetuned}}       one row per version with an adapter in its manifest
+    {{latency}}         one row per latency run
+    {{headline}}        the README's table: test and generalization of static-rag and the fine-tuned versions
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+from urllib.parse import quote
+
+from nl2sparql.eval.stats import mcnemar_exact, paired_bootstrap_ci
+from nl2sparql.files import write_text_atomic
+
+BENCH = Path(__file__).resolve().parent
+README = BENCH.parent / "README.md"
+PLACEHOLDER = re.compile(r"\{\{(\w+)(?::([\w-]+))?\}\}")
+HEADLINE = ("<!-- headline: written by bench/results.py -->", "<!-- /headline -->")
+BASELINES = ("zero-shot", "static-rag", "shipped")
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A run file and what it holds."""
+
+    path: Path
+    data: dict
+
+    @property
+    def split(self) -> str:
+        return self.data["split"]
+
+
+def load_json(paths: Iterable[Path]) -> list[Saved]:
+    return [Saved(p, json.loads(p.read_text(encoding="utf-8"))) for p in sorted(paths)]
+
+
+def load_reports(bench: Path) -> list[Saved]:
+    """Every committed eval report, baselines first, then versions by number, then by LM."""
+    found = [s for s in load_json(bench.glob("eval-runs/**/reports/*.json")) if "summary" in s.data]
+    return sorted(found, key=lambda s: (version_key(s.data["version"]), s.data["lm"], s.split))
+
+
+def version_key(version: str) -> tuple[int, int, str]:
+    if version in BASELINES:
+        return 0, BASELINES.index(version), ""
+    number = re.fullmatch(r"v(\d+)", version)
+    return (1, int(number.group(1)), "") if number else (2, 0, version)
+
+
+def base_split(split: str) -> str:
+    """`dev[:34]` → `dev`: a report on the first questions of a split is listed with that split."""
+    return split.split("[", 1)[0]
+
+
+def link(path: Path, bench: Path) -> str:
+    return quote(path.relative_to(bench).as_posix())
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+
+
+def short_lm(lm: str) -> str:
+    """`local/qwen-0.5b+lora-e7fd658b` → `qwen-0.5b + LoRA`."""
+    return re.sub(r"\+lora-\w+$", " + LoRA", lm.removeprefix("local/"))
+
+
+def outcome_names(reports: list[dict]) -> list[str]:
+    names: dict[str, None] = {}
+    for report in reports:
+        names.update(dict.fromkeys(report.get("outcomes", {})))
+    return list(names)
+
+
+def report_row(report: dict, outcomes: list[str], label: str | None = None) -> list[str]:
+    """One report's figures: what a reader compares across versions, and why the wrong answers are wrong."""
+    s, lang = report["summary"], report.get("per_language", {})
+    by_language = " / ".join(f"{lang[k]['execution_accuracy']:.3f}" if k in lang else "–" for k in ("it", "en"))
+    return [label or report["version"], f"`{report['lm']}`", str(s["questions"]), f"{s['execution_accuracy']:.3f}",
+            f"{s['mean_f1']:.3f}", f"{s['valid_sparql_rate']:.3f}", f"{s['lm_calls_per_question']:.2f}",
+            f"{s['tokens_per_question']:,.0f}", f"{s['p50_seconds']:.1f}", by_language,
+            *(str(report.get("outcomes", {}).get(name, "–")) for name in outcomes)]
+
+
+def reports_table(reports: list[Saved], split: str, bench: Path) -> str:
+    chosen = [s for s in reports if base_split(s.split) == split]
+    if not chosen:
+        raise ValueError(f"no reports on split {split!r} under {bench / 'eval-runs'}")
+    outcomes = outcome_names([s.data for s in chosen])
+    header = ["version", "LM", "questions", "exec acc", "F1", "valid", "LM calls / q", "tokens / q", "p50 s",
+              "IT / EN exec acc", *(name.replace("_", " ") for name in outcomes)]
+    rows = [report_row(s.data, outcomes, f"[{s.data['version']}]({link(s.path.with_suffix('.md'), bench)})")
+            for s in chosen]
+    return table(header, rows)
+
+
+def pair_row(baseline: dict, other: dict) -> list[str]:
+    """Exact-match wins and losses of `other` against `baseline` on their shared questions, as `eval compare` tests them."""
+    mine = {q["id"]: q for q in baseline["questions"]}
+    theirs = {q["id"]: q for q in other["questions"]}
+    shared = [i for i in mine if i in theirs]
+    won = sum(1 for i in shared if theirs[i]["exact"] and not mine[i]["exact"])
+    lost = sum(1 for i in shared if mine[i]["exact"] and not theirs[i]["exact"])
+    p = mcnemar_exact(lost, won)
+    delta, low, high = paired_bootstrap_ci([mine[i]["f1"] for i in shared], [theirs[i]["f1"] for i in shared])
+    return [other["version"], f"`{other['lm']}`", baseline["version"], str(len(shared)), str(won), str(lost),
+            "< 0.001" if p < 0.001 else f"{p:.3f}", f"{delta:+.3f}", f"{low:+.3f} … {high:+.3f}"]
+
+
+def pairs_table(reports: list[Saved], split: str, bench: Path) -> str:
+    rows = []
+    for exact_split in dict.fromkeys(s.split for s in reports if base_split(s.split) == split):
+        same = [s.data for s in reports if s.split == exact_split]
+        baseline = next((r for r in same if r["version"] == "static-rag"), same[0])
+        rows += [pair_row(baseline, r) for r in same if r is not baseline]
+    if not rows:
+        raise ValueError(f"no two reports on the same questions of split {split!r}")
+    header = ["version", "LM", "against", "questions", "won", "lost", "exact McNemar p", "F1 Δ", "F1 Δ 95% CI"]
+    return table(header, rows) + "\n\n" + comparisons(split, bench)
+
+
+def comparisons(split: str, bench: Path) -> str:
+    """Links to the `eval compare` reports on the split (per-question flips with both queries, per-pattern charts)."""
+    found = []
+    for path in sorted(bench.glob("eval-runs/**/reports/compare-*.md")):
+        title = path.read_text(encoding="utf-8").split("\n", 1)[0]
+        match = re.fullmatch(r"# Comparison on (\S+): (.+)", title)
+        if match and base_split(match.group(1)) == split:
+            found.append(f"[{match.group(2)}]({link(path, bench)})")
+    return "Comparisons: " + "; ".join(found) + "." if found else ""
+
+
+def load_manifests(bench: Path) -> list[Saved]:
+    """The fine-tuned versions' manifests (those with an adapter), by version number."""
+    found = [s for s in load_json(bench.glob("eval-runs/v*/manifest.json")) if "adapter" in s.data]
+    return sorted(found, key=lambda s: version_key(s.data["version"]))
+
+
+def finetuned_row(manifest: dict) -> list[str]:
+    adapter, tried = manifest["adapter"], manifest.get("settings_tried", {})
+    training = adapter["training"]
+    dev = " / ".join(f"{tried[k]['execution_accuracy']:.3f}" if k in tried else "–"
+                     for k in ("without_demos", "with_demos"))
+    questions = next((t["questions"] for t in tried.values()), "–")
+    return [manifest["version"], manifest.get("parent") or "–", f"`{manifest['lm']}`",
+            f"`{adapter['sha256'][:8]}`, {adapter['size'] / 1e6:.1f} MB, rank {training['lora']['rank']}",
+            f"{training['examples']:,} ({training['records']} records)", f"{training['tokens']:,}",
+            f"{training['seconds']:,.0f}", f"{training['examples_per_second']:.2f}",
+            f"{training['first_loss']:.2f} → {training['final_loss']:.2f}", f"{dev} ({questions})",
+            str(manifest.get("program_settings", {}).get("candidates", 0))]
+
+
+def finetuned_table(manifests: list[Saved], bench: Path) -> str:
+    header = ["version", "parent", "base LM", "adapter", "training examples", "tokens", "training s",
+              "examples / s", "loss, first / last 20 steps", "dev exec acc without / with examples (questions)",
+              "candidates"]
+    rows = []
+    for saved in manifests:
+        row = finetuned_row(saved.data)
+        rows.append([f"[{row[0]}]({link(saved.path, bench)})", *row[1:]])
+    notes = [f"- {s.data['version']}: {s.data['note']}" for s in manifests if s.data.get("note")]
+    return "\n".join([table(header, rows), *([""] + notes if notes else [])])
+
+
+def describe_setting(setting: dict) -> str:
+    """A latency run's setting in a few words (the full setting is in its file)."""
+    if setting.get("as_compiled"):
+        parts = [f"{setting['version']} as compiled"]
+    else:
+        parts = [f"{setting['version']}, {setting['examples_k']} examples, {setting['ontology_k']} notes"]
+        if setting.get("no_constraints"):
+            parts.append("no constraints")
+        if setting.get("no_demo_prefixes"):
+            parts.append("examples without PREFIX lines")
+    parts.append("grammar" if setting.get("grammar") else "no grammar")
+    if setting.get("candidates"):
+        parts.append(f"{setting['candidates']} candidates")
+    parts.append(f"{setting['max_repairs']} repairs")
+    return ", ".join(parts)
+
+
+def latency_table(runs: list[Saved], bench: Path) -> str:
+    header = ["run", "questions", "LM", "setting", "p50 / p95 s", "prompt / completion tokens",
+              "prompt eval / generation tok/s", "LM calls", "first query parses", "exec acc"]
+    rows = []
+    for saved in sorted(runs, key=lambda s: (s.data["setting"]["lm"], s.data["label"])):
+        run, s = saved.data, saved.data["summary"]
+        rows.append([f"[{run['label']}]({link(saved.path, bench)})", f"{s['questions']} {run['setting']['split']}",
+                     f"`{run['setting']['lm']}`", describe_setting(run["setting"]), f"{s['p50_s']:.2f} / {s['p95_s']:.2f}",
+                     f"{s['prompt_tokens']:,} / {s['completion_tokens']:,}",
+                     f"{s['prompt_eval_tok_s']:.1f} / {s['generation_tok_s']:.1f}", f"{s['lm_calls']:.2f}",
+                     f"{s['first_query_parses']:.2f}", f"{s['execution_accuracy']:.2f}"])
+    return table(header, rows)
+
+
+def headline_table(reports: list[Saved], manifests: list[Saved]) -> str:
+    """static-rag against every fine-tuned version: test accuracy, validity, seconds, and generalization."""
+    def first(version: str, split: str) -> dict | None:
+        return next((s.data for s in reports if s.data["version"] == version and s.split == split), None)
+
+    candidates = {m.data["version"]: m.data.get("program_settings", {}).get("candidates", 0) for m in manifests}
+    versions = ["static-rag", *candidates]
+    columns = [(v, first(v, "test"), first(v, "generalization")) for v in versions if first(v, "test")]
+    header = ["", *(f"{v} ({short_lm(test['lm'])}{f', {candidates[v]} candidates' if candidates.get(v) else ''})"
+                    for v, test, _ in columns)]
+    rows = [["test: execution accuracy", *(f"{t['summary']['execution_accuracy']:.3f}" for _, t, _ in columns)],
+            ["test: valid SPARQL", *(f"{t['summary']['valid_sparql_rate']:.3f}" for _, t, _ in columns)],
+            ["test: p50 seconds / question", *(f"{t['summary']['p50_seconds']:.1f}" for _, t, _ in columns)],
+            ["generalization: execution accuracy",
+             *(f"{g['summary']['execution_accuracy']:.3f}" if g else "–" for _, _, g in columns)]]
+    return table(header, rows)
+
+
+def fill(name: str, argument: str | None, bench: Path) -> str:
+    if name == "reports" and argument:
+        return reports_table(load_reports(bench), argument, bench)
+    if name == "pairs" and argument:
+        return pairs_table(load_reports(bench), argument, bench)
+    if name == "finetuned":
+        return finetuned_table(load_manifests(bench), bench)
+    if name == "latency":
+        return latency_table(load_json(bench.glob("latency-runs/*.json")), bench)
+    if name == "headline":
+        return headline_table(load_reports(bench), load_manifests(bench))
+    raise ValueError(f"unknown placeholder {{{{{name}{':' + argument if argument else ''}}}}} in RESULTS.in.md; "
+                     "known: reports:SPLIT, pairs:SPLIT, finetuned, latency, headline")
+
+
+def render_results(bench: Path = BENCH) -> str:
+    """RESULTS.md: the template with every placeholder filled."""
+    template = (bench / "RESULTS.in.md").read_text(encoding="utf-8")
+    note = "<!-- Written by bench/results.py from bench/RESULTS.in.md and the committed runs: edit those. -->\n"
+    return note + PLACEHOLDER.sub(lambda m: fill(m.group(1), m.group(2), bench), template)
+
+
+def render_readme(readme: str, bench: Path = BENCH) -> str:
+    """The README with the table between the headline markers written afresh."""
+    start, end = readme.find(HEADLINE[0]), readme.find(HEADLINE[1])
+    if start < 0 or end < start:
+        raise ValueError(f"README.md lacks the markers {HEADLINE[0]} … {HEADLINE[1]}")
+    block = HEADLINE[0] + "\n" + fill("headline", None, bench) + "\n\n"
+    return readme[:start] + block + readme[end:]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file is out of date")
+    parser.add_argument("--bench", type=Path, default=BENCH, help="the folder with RESULTS.in.md and the runs")
+    parser.add_argument("--readme", type=Path, default=README)
+    args = parser.parse_args()
+    try:
+        wanted = {args.bench / "RESULTS.md": render_results(args.bench),
+                  args.readme: render_readme(args.readme.read_text(encoding="utf-8"), args.bench)}
+    except (ValueError, KeyError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
+    stale = [path for path, text in wanted.items()
+             if not path.exists() or path.read_text(encoding="utf-8") != text]
+    for path in stale:
+        if args.check:
+            print(f"{path} is out of date: run python bench/results.py", file=sys.stderr)
+        else:
+            write_text_atomic(path, wanted[path])
+            print(f"wrote {path}")
+    if args.check and stale:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""bench/RESULTS.md and the README's figures come from the committed runs, and the READMEs' links resolve."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+
+
+def _load_results():
+    spec = importlib.util.spec_from_file_location("bench_results", BENCH / "results.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+results = _load_results()
+
+TINY = {
+    "version": "v9", "split": "test", "lm": "local/qwen-0.5b+lora-abcd1234",
+    "summary": {"questions": 4, "execution_accuracy": 0.5, "mean_f1": 0.625, "valid_sparql_rate": 0.75,
+                "lm_calls_per_question": 1.25, "tokens_per_question": 1234.4, "p50_seconds": 3.96},
+    "per_language": {"it": {"execution_accuracy": 1.0}, "en": {"execution_accuracy": 0.0}},
+    "outcomes": {"exact": 2, "empty": 1, "invalid": 1},
+}
+
+
+def test_committed_results_match_the_runs():
+    assert (BENCH / "RESULTS.md").read_text(encoding="utf-8") == results.render_results(BENCH), \
+        "bench/RESULTS.md is out of date: run python bench/results.py"
+
+
+def test_readme_headline_matches_the_runs():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme == results.render_readme(readme, BENCH), "README.md is out of date: run python bench/results.py"
+
+
+def test_a_report_renders_to_a_row_with_its_figures():
+    row = results.report_row(TINY, ["exact", "partial", "empty", "invalid"])
+    assert row == ["v9", "`local/qwen-0.5b+lora-abcd1234`", "4", "0.500", "0.625", "0.750", "1.25", "1,234",
+                   "4.0", "1.000 / 0.000", "2", "–", "1", "1"]
+
+
+def test_paired_row_counts_wins_and_losses_on_shared_questions():
+    def report(version, exact):
+        return {"version": version, "lm": "m", "questions": [
+            {"id": str(i), "exact": e, "f1": float(e)} for i, e in enumerate(exact)]}
+
+    row = results.pair_row(report("static-rag", [True, False, False, True]), report("v9", [True, True, True, False]))
+    assert row[:6] == ["v9", "`m`", "static-rag", "4", "2", "1"]
+    assert row[7] == "+0.250"
+
+
+def test_an_unknown_placeholder_is_named(tmp_path):
+    (tmp_path / "RESULTS.in.md").write_text("{{reportz:test}}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="reportz:test"):
+        results.render_results(tmp_path)
+
+
+def _markdown_files() -> list[Path]:
+    """The README and each package's, and the results pages (not the eval reports, nor a venv's files)."""
+    packages = [p for p in sorted(ROOT.glob("*/README.md")) if not p.parent.name.startswith(".")]
+    return [ROOT / "README.md", *packages, *sorted(BENCH.glob("RESULTS*.md"))]
+
+
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+@pytest.mark.parametrize("page", _markdown_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_relative_links_point_to_files(page):
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+    broken = [target for target in LINK.findall(text)
+              if not re.match(r"[a-z][a-z0-9+.-]*:|#", target)
+              and not (page.parent / unquote(target.split("#", 1)[0])).exists()]
+    assert not broken, f"{page.relative_to(ROOT)} links to missing files: {broken}"
