@@ -8,21 +8,22 @@ from nl2sparql.kb.endpoint import EndpointConfig
 from nl2sparql.modules.program import NL2SPARQL, ProgramSettings
 from nl2sparql.modules.runtime import Runtime, RuntimeConfig
 
-def load(version: str = "latest", *, lm: str | None = None, endpoint: str | None = None,
+def load(version: str = "latest", *, lm: str | None = None, endpoint_url: str | None = None,
          store: Path | None = None, settings: ProgramSettings | None = None, lm_object=None,
          runtime: Runtime | None = None) -> NL2SPARQL:
     """The program for `version` ("latest", "vN", a tag, or "uncompiled"), bound to its own LM.
 
     With no compiled version of your own, "latest" is the version the package ships. `lm` is a model string
-    (`local/qwen-1.5b` by default, or any litellm id); `endpoint` a remote SPARQL URL instead of the
-    embedded store; `runtime` one already open (then `endpoint` and `store` are its own). Nothing is loaded
+    (`local/qwen-1.5b` by default, or any litellm id); `endpoint_url` a remote SPARQL endpoint instead of the
+    embedded store; `lm_object` an LM object in place of `lm`; `runtime` one already open (then `endpoint_url`
+    and `store` are its own). Nothing is loaded
     until the first question.
     """
     from nl2sparql.artifacts.store import resolve_version
 
     found = resolve_version(version)
     return _build(found.program_file if found else None, found.manifest if found else {}, lm=lm,
-                  endpoint=endpoint, store=store, settings=settings, lm_object=lm_object, runtime=runtime,
+                  endpoint_url=endpoint_url, store=store, settings=settings, lm_object=lm_object, runtime=runtime,
                   name=found.name if found else "uncompiled")
 
 
@@ -46,7 +47,7 @@ def manifest_settings(manifest: dict) -> ProgramSettings | None:
     return ProgramSettings(**{k: v for k, v in data.items() if k in known})
 
 
-def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoint: str | None = None,
+def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoint_url: str | None = None,
            store: Path | None = None, settings: ProgramSettings | None = None, lm_object=None,
            runtime: Runtime | None = None, name: str = "uncompiled") -> NL2SPARQL:
     from nl2sparql.modules.adapter import LoraAdapter
@@ -58,7 +59,7 @@ def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoin
         # eval's or a compile's); a fake or remote LM object passed on purpose is used as is.
         adapter.check_base(lm)
         lm_object = adapter_lm(adapter, cache=getattr(lm_object, "cache", True))
-    runtime = runtime or Runtime(RuntimeConfig(endpoint=EndpointConfig(url=endpoint, store_path=store)))
+    runtime = runtime or Runtime(RuntimeConfig(endpoint=EndpointConfig(url=endpoint_url, store_path=store)))
     program = NL2SPARQL(settings or manifest_settings(manifest), runtime, version=name, manifest=manifest)
     if state is not None:
         try:

@@ -66,7 +66,7 @@ def main() -> None:
         config = CompileConfig(optimizer=optimizer, lm=args.lm, budget=args.budget, train_limit=args.train_limit,
                                val_limit=args.val_limit, dev_limit=args.dev_limit)
         try:
-            result = compile_program(config, lm=lm)
+            result = compile_program(config, lm_object=lm)
         except Exception as error:  # one optimizer failing still leaves the others' figures
             failed.append(optimizer)
             print(f"\n{optimizer} failed: {type(error).__name__}: {error}", flush=True)

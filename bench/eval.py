@@ -47,7 +47,7 @@ def main() -> None:
     lm = resolve_lm(args.lm, cache=False, n_threads=args.threads)
     for split in [s.strip() for s in args.splits.split(",") if s.strip()]:
         started = time.perf_counter()
-        reports = [r for r, _, _ in run_evals(versions, split, lm=lm, limit=args.limit, root=args.root,
+        reports = [r for r, _, _ in run_evals(versions, split, lm_object=lm, limit=args.limit, root=args.root,
                                               on_result=None if args.so_far else _progress, so_far=args.so_far)]
         if not reports[0].questions:
             print(f"\n{split}: no question answered by every version yet")

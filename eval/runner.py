@@ -41,8 +41,8 @@ def run_eval(version: str, split: str = "test", **options) -> tuple[Report, Path
     return run_evals([version], split, **options)[0]
 
 
-def run_evals(versions: list[str], split: str = "test", *, lm=None, lm_id: str | None = None,
-              endpoint: str | None = None, store: Path | None = None, force: bool = False, limit: int | None = None,
+def run_evals(versions: list[str], split: str = "test", *, lm_object=None, lm: str | None = None,
+              endpoint_url: str | None = None, store: Path | None = None, force: bool = False, limit: int | None = None,
               root: Path | None = None, on_result: Callable | None = None, settings: ProgramSettings | None = None,
               tracking_uri: str | None = None, track: bool = True,
               so_far: bool = False) -> list[tuple[Report, Path, bool]]:
@@ -53,12 +53,12 @@ def run_evals(versions: list[str], split: str = "test", *, lm=None, lm_id: str |
     from nl2sparql.eval.scoring.dspy_metric import examples
 
     records = split_records(split)[:limit]
-    lm = lm or resolve_lm(lm_id, cache=False)
+    lm_object = lm_object or resolve_lm(lm, cache=False)
     split_key = split if limit is None else f"{split}[:{limit}]"
     runs: list[_Run] = []
     try:
         for version in versions:
-            runs.append(_Run.open(version, split_key, records, lm, endpoint, store, force and not so_far, root,
+            runs.append(_Run.open(version, split_key, records, lm_object, endpoint_url, store, force and not so_far, root,
                                   settings or PSEUDO_VERSIONS.get(version), peek=so_far))
         for example in examples(records):
             for run in runs:
@@ -103,14 +103,15 @@ class _Run:
     done: dict[str, ScoredQuestion] = field(default_factory=dict)
 
     @classmethod
-    def open(cls, version: str, split_key: str, records: list[Record], lm, endpoint, store, force: bool,
+    def open(cls, version: str, split_key: str, records: list[Record], lm_object, endpoint_url: str | None, store,
+             force: bool,
              root: Path | None, settings: ProgramSettings | None, peek: bool = False) -> _Run:
         from nl2sparql.artifacts.load import load
         from nl2sparql.eval.scoring.gold import GoldCache
         from nl2sparql.eval.scoring.dspy_metric import ExecutionMetric
 
         program_version = "uncompiled" if version in PSEUDO_VERSIONS else version
-        program = load(program_version, endpoint=endpoint, store=store, lm_object=lm, settings=settings)
+        program = load(program_version, endpoint_url=endpoint_url, store=store, lm_object=lm_object, settings=settings)
         fingerprint = program.runtime.endpoint.fingerprint()
         lm_id = program.generate.predict.lm.model  # a fine-tuned version runs on its own base + adapter
         path = report_path(version, split_key, lm_id, fingerprint, root)

@@ -5,16 +5,13 @@ from __future__ import annotations
 import functools
 import re
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 
 import dspy
 
-from nl2sparql.errors import EndpointError, QueryRejected, QuerySyntaxError
-from nl2sparql.kb.guard import check
-from nl2sparql.kb.lint import Finding, lint
-from nl2sparql.kb.results import QueryResult
 from nl2sparql.modules.answer import answer_for
-from nl2sparql.modules.fixes import EMPTY_RESULT_FIXES, PARSE_FIXES, SYNTAX_FIXES, apply_fixes, retag_dialect_words
+from nl2sparql.modules.fixes import retag_dialect_words
+from nl2sparql.modules.refine import Context, GenerateAndRepair
 from nl2sparql.modules.runtime import Runtime
 from nl2sparql.modules.steps import Analyze, Generate, Repair, describe
 from nl2sparql.retrieval.constraints import format_constraints, select_constraints
@@ -44,39 +41,6 @@ class ProgramSettings:
     candidate_temperature: float = 0.7
 
 
-@dataclass
-class Attempt:
-    """One query tried: which step wrote it, what happened, and deterministic fixes applied on the way."""
-
-    step: str
-    sparql: str
-    outcome: str  # ok | lint | empty | syntax | rejected | error
-    detail: str = ""
-    rows: int = 0
-    fixes: list[str] = field(default_factory=list)
-    result: QueryResult | None = field(default=None, repr=False)
-    findings: list[Finding] = field(default_factory=list, repr=False)
-    notes: list[str] = field(default_factory=list)  # what the guard added (standard prefixes declared)
-
-    @property
-    def executed(self) -> bool:
-        return self.result is not None
-
-    def to_json(self) -> dict:
-        data = asdict(self)
-        data.pop("result")
-        data["findings"] = [f.message for f in self.findings]
-        return data
-
-
-@dataclass(frozen=True)
-class Context:
-    constraints: str
-    examples: str
-    schema_notes: str
-    empty_fixes: tuple = ()  # deterministic fixes for an empty answer that depend on this question
-
-
 class NL2SPARQL(dspy.Module):
     """Question → SPARQL, executed and repaired, with a readable answer. `nl2sparql.load` names it (`version`,
     `manifest`); `close()` or a `with` block releases the endpoint."""
@@ -91,6 +55,8 @@ class NL2SPARQL(dspy.Module):
         self.analyze = Analyze(use_lm=self.settings.analyze_with_lm)
         self.generate = Generate()
         self.repair = Repair()
+        # After generate and repair, so the saved state keeps naming their predictors generate.* and repair.*.
+        self.write = GenerateAndRepair(self.generate, self.repair, self.runtime)
 
     def __repr__(self) -> str:
         return f"NL2SPARQL(version={self.version!r}, optimizer={self.manifest.get('optimizer', 'none')!r})"
@@ -110,20 +76,11 @@ class NL2SPARQL(dspy.Module):
 
         started = time.perf_counter()
         tracker = UsageTracker()
-        calls = 0
         with dspy.context(usage_tracker=tracker):
             analysis, grounding, context = self._prepare(question, exclude_ids)
-            calls += analysis.lm_calls
-            inputs = _generate_inputs(question, analysis, context)
-            sparql = self.generate(**inputs).sparql
-            calls += 1
-            attempts, chosen = self._sample_when_failed(self._run("generate", sparql), inputs)
-            calls += len(attempts) - 1
-            if chosen is None:
-                more, repair_calls = self._validate_and_repair(question, attempts[0], context)
-                attempts += more
-                calls += repair_calls
-        best = chosen or _best(attempts)
+            written = self.write(question=question, inputs=_generate_inputs(question, analysis, context),
+                                 context=context, settings=self.settings)
+        attempts, best = written.attempts, written.best
         readable = answer_for(best.result, question, self.runtime.endpoint)
         return dspy.Prediction(
             question=question, sparql=best.sparql, result=best.result, answer=readable.text, readable=readable,
@@ -133,7 +90,7 @@ class NL2SPARQL(dspy.Module):
             attempts=attempts, errors=[f"{a.outcome}: {a.detail}" for a in attempts if a.outcome != "ok"],
             grounding=[g.to_json() for g in grounding],
             notes=_notes(grounding, question),
-            ok=best.outcome in ("ok", "lint", "empty"), usage=_usage(calls, tracker),
+            ok=best.outcome in ("ok", "lint", "empty"), usage=_usage(analysis.lm_calls + written.calls, tracker),
             seconds=time.perf_counter() - started)
 
     def generate_messages(self, question: str, exclude_ids: tuple[str, ...] | frozenset = ()) -> list[dict]:
@@ -193,83 +150,6 @@ class NL2SPARQL(dspy.Module):
     def _demo_sparql(self, sparql: str) -> str:
         return sparql.strip() if self.settings.demo_prefixes else without_prefix_lines(sparql)
 
-    def _sample_when_failed(self, first: Attempt, inputs: dict[str, str]) -> tuple[list[Attempt], Attempt | None]:
-        """The first attempt, plus sampled candidates when it failed; the one chosen by execution, if any."""
-        if first.outcome in ("ok", "lint") or self.settings.candidates < 1:
-            return [first], None
-        from nl2sparql.modules.choice import choose_by_execution
-
-        attempts = [first]
-        for rollout in range(1, self.settings.candidates + 1):
-            config = {"temperature": self.settings.candidate_temperature, "rollout_id": rollout}
-            attempts.append(self._run(f"sample:{rollout}", self.generate(**inputs, config=config).sparql))
-        return attempts, choose_by_execution(attempts)
-
-    def _validate_and_repair(self, question: str, first: Attempt, context: Context) -> tuple[list[Attempt], int]:
-        """The first attempt, then deterministic fixes and LM repairs until one runs (returned without `first`)."""
-        attempts: list[Attempt] = []
-        step, calls, empty_repaired, tried = "generate", 0, False, set()
-        sparql = first.sparql
-        while True:
-            attempt = first if step == "generate" else self._run(step, sparql)
-            attempts.append(attempt)
-            tried.add(attempt.sparql)
-            if attempt.outcome == "ok":
-                break
-            if attempt.outcome == "empty":
-                fixed, fixes = apply_fixes(attempt.sparql, EMPTY_RESULT_FIXES + context.empty_fixes)
-                if fixes and fixed not in tried:
-                    step, sparql = "fix:" + "+".join(f.name for f in fixes), fixed
-                    continue
-            if calls >= self.settings.max_repairs or (attempt.outcome == "empty" and empty_repaired):
-                break
-            empty_repaired |= attempt.outcome == "empty"
-            sparql = self.repair(question=question, failed_sparql=attempt.sparql,
-                                 diagnosis=_diagnosis(attempt, context), history=_history(attempts),
-                                 constraints=context.constraints).sparql
-            step, calls = "repair", calls + 1
-        return attempts[1:], calls
-
-    def _limits(self):
-        """The guard's limits the endpoint is configured with (an endpoint handed in keeps its own)."""
-        return getattr(getattr(self.runtime.endpoint, "config", None), "limits", None) \
-            or self.runtime.config.endpoint.limits
-
-    def _run(self, step: str, sparql: str) -> Attempt:
-        """Deterministic fixes, guard, lint, then execution; never executes what the guard refuses."""
-        sparql, fixes = apply_fixes(sparql, SYNTAX_FIXES)
-        names = [f.name for f in fixes]
-        try:
-            try:
-                checked = check(sparql, self._limits())
-            except QuerySyntaxError:
-                repaired, more = apply_fixes(sparql, PARSE_FIXES)
-                if not more:
-                    raise
-                checked = check(repaired, self._limits())  # only a fix that makes the query parse is kept
-                sparql, names = repaired, names + [f.name for f in more]
-        except QueryRejected as error:
-            return Attempt(step, sparql, "rejected", str(error), fixes=names)
-        except QuerySyntaxError as error:
-            return Attempt(step, sparql, "syntax", str(error), fixes=names)
-        findings = lint(sparql)
-        notes = [checked.note] if checked.note else []
-        try:
-            result = self.runtime.endpoint.execute(sparql)
-        except QuerySyntaxError as error:  # the store's parser is stricter than rdflib's (unbound SELECT vars)
-            return Attempt(step, sparql, "syntax", str(error), fixes=names, findings=findings, notes=notes)
-        except EndpointError as error:
-            return Attempt(step, sparql, "error", str(error), fixes=names, findings=findings, notes=notes)
-        empty = result.boolean is None and not result.rows
-        if empty:
-            outcome, detail = "empty", "the query ran and returned no rows"
-        elif findings:
-            outcome, detail = "lint", "; ".join(f.message for f in findings)
-        else:
-            outcome, detail = "ok", ""
-        return Attempt(step, sparql, outcome, detail, len(result.rows), names, result, findings, notes)
-
-
 _PREFIX_LINE = re.compile(r"^\s*PREFIX\s+[^\s:]*:\s*<[^>]*>[ \t]*\n?", re.IGNORECASE | re.MULTILINE)
 
 
@@ -283,40 +163,10 @@ def _generate_inputs(question: str, analysis: dspy.Prediction, context: Context)
             "examples": context.examples, "schema_notes": context.schema_notes}
 
 
-def _diagnosis(attempt: Attempt, context: Context) -> str:
-    """What the repair step is told; an empty answer gets the ontology hits already found for the question."""
-    if attempt.outcome == "empty":
-        lines = ["The query ran and returned no rows. Check written forms (lower case, accents, @it), the "
-                 "graph of each triple, the direction of relations, and these properties:", context.schema_notes]
-        lines += [f"- {f.message}" for f in attempt.findings]
-        return "\n".join(line for line in lines if line)
-    if attempt.outcome == "lint":
-        return "The query runs but breaks LiITA rules:\n" + "\n".join(f"- {f.message}" for f in attempt.findings)
-    return {"syntax": "The query does not parse: ", "rejected": "The query was refused: ",
-            "error": "The endpoint failed: "}[attempt.outcome] + attempt.detail
-
-
 def _notes(grounding: list, question: str) -> list[str]:
     """What the user is told about the words of the question, in its language."""
     language = guess_language(question) if grounding else "en"
     return [m for m in (g.message(language) for g in grounding) if m]
-
-
-def _history(attempts: list[Attempt]) -> str:
-    return "\n".join(f"{i}. {a.step}: {a.outcome}" + (f" ({a.detail[:160]})" if a.detail else "")
-                     for i, a in enumerate(attempts, 1))
-
-
-def _rank(attempt: Attempt) -> int:
-    return {"ok": 3, "lint": 2, "empty": 1}.get(attempt.outcome, 0)
-
-
-def _best(attempts: list[Attempt]) -> Attempt:
-    """The last query when it succeeded; otherwise the first of the best-ranked (first valid as fallback)."""
-    if attempts[-1].outcome == "ok":
-        return attempts[-1]
-    top = max(_rank(a) for a in attempts)
-    return next(a for a in attempts if _rank(a) == top) if top else attempts[-1]
 
 
 def _usage(calls: int, tracker) -> dict:

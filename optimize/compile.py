@@ -58,13 +58,13 @@ class CompileResult:
     lm_calls: int | None = None  # completions the model ran while compiling (None: the LM does not count them)
 
 
-def _optimizer(config: CompileConfig, metric: ExecutionMetric, teacher_lm, train_size: int, lm=None):
+def _optimizer(config: CompileConfig, metric: ExecutionMetric, teacher_object, train_size: int, lm_object=None):
     level = config.budget_level()
     calls = None if level is not None else int(config.budget)
     if config.optimizer == "bootstrap":
         demos = (1, 2, 4)[level] if level is not None else max(1, min(8, calls // 8))
         options = {"max_bootstrapped_demos": demos, "max_labeled_demos": 0, "max_rounds": 1}
-        teacher = {"lm": teacher_lm} if teacher_lm is not None else {}
+        teacher = {"lm": teacher_object} if teacher_object is not None else {}
         return dspy.BootstrapFewShot(metric=metric, teacher_settings=teacher, **options), options
     if config.optimizer == "random-search":
         demos = (1, 2, 4)[level] if level is not None else 2
@@ -79,13 +79,13 @@ def _optimizer(config: CompileConfig, metric: ExecutionMetric, teacher_lm, train
         if calls is not None:
             options.update(num_candidates=max(2, calls // 10))
         # MIPRO reads its models when built, before compile's dspy.context: name them.
-        return dspy.MIPROv2(metric=metric, prompt_model=teacher_lm or lm, task_model=lm,
-                            teacher_settings={"lm": teacher_lm} if teacher_lm else {}, **options), options
+        return dspy.MIPROv2(metric=metric, prompt_model=teacher_object or lm_object, task_model=lm_object,
+                            teacher_settings={"lm": teacher_object} if teacher_object else {}, **options), options
     if config.optimizer == "gepa":
         from nl2sparql.modules.lm import resolve_lm
 
         feedback = FeedbackMetric(metric.records, metric.gold)
-        reflection = teacher_lm or resolve_lm(config.lm, temperature=1.0, max_tokens=2048)
+        reflection = teacher_object or resolve_lm(config.lm, temperature=1.0, max_tokens=2048)
         options = ({"auto": ("light", "medium", "heavy")[level]} if level is not None
                    else {"max_metric_calls": calls})
         options.update(num_threads=config.threads, seed=config.seed)
@@ -93,8 +93,8 @@ def _optimizer(config: CompileConfig, metric: ExecutionMetric, teacher_lm, train
     raise Nl2SparqlError(f"unknown optimizer '{config.optimizer}': choose one of {', '.join(OPTIMIZERS)}")
 
 
-def compile_program(config: CompileConfig, *, lm, teacher_lm=None, endpoint=None, store: Path | None = None,
-                    on_dev: Callable | None = None, program_settings=None) -> CompileResult:
+def compile_program(config: CompileConfig, *, lm_object, teacher_object=None, endpoint_url: str | None = None,
+                    store: Path | None = None, on_dev: Callable | None = None, program_settings=None) -> CompileResult:
     """Compile from `config.parent`, then score parent and compiled program on the dev split."""
     from nl2sparql.artifacts.load import load
 
@@ -106,12 +106,13 @@ def compile_program(config: CompileConfig, *, lm, teacher_lm=None, endpoint=None
     if not train_records or not dev_records:
         raise DatasetError(f"empty split: {len(train_records)} {config.train_split} and {len(dev_records)} "
                            f"{config.dev_split} records")
-    parent = load(config.parent, endpoint=endpoint, store=store, lm_object=lm, settings=program_settings)
+    parent = load(config.parent, endpoint_url=endpoint_url, store=store, lm_object=lm_object,
+                  settings=program_settings)
     gold = GoldCache(parent.runtime.endpoint)
     metric = ExecutionMetric({r.id: r for r in records}, gold)
     trainset, valset, devset = examples(train_records), examples(val_records), examples(dev_records)
     started = time.perf_counter()
-    optimizer, options = _optimizer(config, metric, teacher_lm, len(trainset), lm)
+    optimizer, options = _optimizer(config, metric, teacher_object, len(trainset), lm_object)
     student = parent.deepcopy()
     compile_kwargs = {"trainset": trainset}
     if config.optimizer in ("mipro", "gepa"):
@@ -120,12 +121,12 @@ def compile_program(config: CompileConfig, *, lm, teacher_lm=None, endpoint=None
         compile_kwargs["minibatch"] = len(valset) > 35
         if config.budget_level() is None:
             compile_kwargs["num_trials"] = max(1, int(config.budget) // max(1, len(valset)))
-    calls_before = _model_calls(lm)
-    with dspy.context(lm=lm):
+    calls_before = _model_calls(lm_object)
+    with dspy.context(lm=lm_object):
         compiled = optimizer.compile(student, **compile_kwargs)
-    lm_calls = None if calls_before is None else _model_calls(lm) - calls_before
+    lm_calls = None if calls_before is None else _model_calls(lm_object) - calls_before
     compact_demos(compiled)
-    compiled.set_lm(lm)
+    compiled.set_lm(lm_object)
     seconds = time.perf_counter() - started
     parent_dev = score_program(parent, devset, metric, on_result=on_dev and (lambda q, s: on_dev("parent", q, s)))
     dev = score_program(compiled, devset, metric, on_result=on_dev and (lambda q, s: on_dev("compiled", q, s)))

@@ -50,7 +50,7 @@ def run_compile(config: CompileConfig, *, store: Path | None = None, tracking_ur
                             completed=step)
             mlflow.log_metric(f"{which}_running_accuracy", summary["execution_accuracy"], step=step)
 
-        result: CompileResult = compile_program(config, lm=lm, teacher_lm=teacher, store=store, on_dev=on_dev,
+        result: CompileResult = compile_program(config, lm_object=lm, teacher_object=teacher, store=store, on_dev=on_dev,
                                                 program_settings=program_settings)
         for prefix, split_score in (("parent_dev", result.parent_dev), ("dev", result.dev)):
             for key, value in split_score.summary().items():

@@ -118,7 +118,7 @@ def test_mipro_selects_on_held_out_train_records_never_on_dev(small, kb_store, m
     monkeypatch.setattr(compile_module, "load_dataset", lambda d=None: [r for r in load_dataset(d) if r.id in only])
     monkeypatch.setattr(compile_module, "_optimizer", lambda *args: (Recording(), {}))
     config = CompileConfig(optimizer="mipro", budget="6", train_limit=2, val_limit=5, dev_limit=2)
-    result = compile_program(config, lm=_gold_lm(small), store=kb_store, program_settings=FAST)
+    result = compile_program(config, lm_object=_gold_lm(small), store=kb_store, program_settings=FAST)
     train = [r.id for r in small if r.split == "train"]
     dev = {r.id for r in small if r.split == "dev"}
     assert [e.record_id for e in seen["trainset"]] == train[:2]

@@ -79,7 +79,7 @@ def test_eval_run_scores_caches_and_reruns_with_force(kb_store, tmp_path, monkey
     answers.update({r.question_it: {"sparql": wrong} for r in records[1:]})
     lm = DummyLM(answers)
     root = tmp_path / "artifacts"
-    options = dict(lm=lm, store=kb_store, root=root, limit=3, track=False,
+    options = dict(lm_object=lm, store=kb_store, root=root, limit=3, track=False,
                    settings=ProgramSettings(examples_k=0, ontology_k=0))
     first, path, reused = run_eval("zero-shot", "dev", **options)
     assert not reused and path.exists() and path.with_suffix(".md").exists()
@@ -101,7 +101,7 @@ def gold_answering_run(kb_store, tmp_path, monkeypatch):
     monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
     records = [r for r in load_dataset() if r.split == "dev"][:3]
     lm = DummyLM({q: {"sparql": r.sparql} for r in records for q in (r.question_it, r.question_en)})
-    options = dict(lm=lm, store=kb_store, root=tmp_path / "artifacts", limit=3, track=False,
+    options = dict(lm_object=lm, store=kb_store, root=tmp_path / "artifacts", limit=3, track=False,
                    settings=ProgramSettings(examples_k=0, ontology_k=0))
     return records, lm, options
 

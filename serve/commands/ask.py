@@ -64,7 +64,7 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
     from nl2sparql.artifacts.load import load
     from nl2sparql.modules.answer import prediction_json
 
-    with load(version, lm=lm, endpoint=url, store=store_path) as program:  # with the version's own settings
+    with load(version, lm=lm, endpoint_url=url, store=store_path) as program:  # with the version's own settings
         program.settings = dataclasses.replace(program.settings, max_repairs=max_repairs)
         if as_json:
             out = program(question)

@@ -63,7 +63,7 @@ def eval_run(version: str, split: str, lm: str | None, url: str | None, store_pa
     total = len(split_records(split)[:limit])
     progress, on_result = _progress_callback(make_console(stderr=True), total)
     with progress:
-        report, path, reused = run_eval(version, split, lm=resolve_lm(lm, cache=False), endpoint=url,
+        report, path, reused = run_eval(version, split, lm_object=resolve_lm(lm, cache=False), endpoint_url=url,
                                         store=store_path, force=force, limit=limit, on_result=on_result,
                                         tracking_uri=tracking_uri)
     if as_json:
@@ -105,7 +105,7 @@ def eval_compare(versions: tuple[str, ...], split: str, lm: str | None, url: str
     progress, on_result = _progress_callback(make_console(stderr=True), total)
     with progress:  # versions take turns question by question: a stopped compare resumes with all of them level
         reports = [report for report, _, _ in run_evals(
-            list(versions), split, lm=resolve_lm(lm, cache=False), endpoint=url, store=store_path, force=force,
+            list(versions), split, lm_object=resolve_lm(lm, cache=False), endpoint_url=url, store=store_path, force=force,
             limit=limit, on_result=on_result, tracking_uri=tracking_uri, so_far=so_far)]
     if not reports[0].questions:
         raise Nl2SparqlError("no question has been answered by every version yet: run the compare without --so-far")

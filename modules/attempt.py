@@ -1,0 +1,78 @@
+"""One query tried: deterministic fixes, the read-only guard, the domain lint, then execution."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from nl2sparql.errors import EndpointError, QueryRejected, QuerySyntaxError
+from nl2sparql.kb.guard import check
+from nl2sparql.kb.limits import QueryLimits
+from nl2sparql.kb.lint import Finding, lint
+from nl2sparql.kb.results import QueryResult
+from nl2sparql.modules.fixes import PARSE_FIXES, SYNTAX_FIXES, apply_fixes
+
+
+@dataclass
+class Attempt:
+    """One query tried: which step wrote it, what happened, and deterministic fixes applied on the way."""
+
+    step: str
+    sparql: str
+    outcome: str  # ok | lint | empty | syntax | rejected | error
+    detail: str = ""
+    rows: int = 0
+    fixes: list[str] = field(default_factory=list)
+    result: QueryResult | None = field(default=None, repr=False)
+    findings: list[Finding] = field(default_factory=list, repr=False)
+    notes: list[str] = field(default_factory=list)  # what the guard added (standard prefixes declared)
+
+    @property
+    def executed(self) -> bool:
+        return self.result is not None
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data.pop("result")
+        data["findings"] = [f.message for f in self.findings]
+        return data
+
+
+def run_query(step: str, sparql: str, endpoint, limits: QueryLimits | None = None) -> Attempt:
+    """Deterministic fixes, guard (with the endpoint's limits), lint, then execution on `endpoint`; never executes
+    what the guard refuses."""
+    sparql, fixes = apply_fixes(sparql, SYNTAX_FIXES)
+    names = [f.name for f in fixes]
+    try:
+        try:
+            checked = check(sparql, limits)
+        except QuerySyntaxError:
+            repaired, more = apply_fixes(sparql, PARSE_FIXES)
+            if not more:
+                raise
+            checked = check(repaired, limits)  # only a fix that makes the query parse is kept
+            sparql, names = repaired, names + [f.name for f in more]
+    except QueryRejected as error:
+        return Attempt(step, sparql, "rejected", str(error), fixes=names)
+    except QuerySyntaxError as error:
+        return Attempt(step, sparql, "syntax", str(error), fixes=names)
+    findings = lint(sparql)
+    notes = [checked.note] if checked.note else []
+    try:
+        result = endpoint.execute(sparql)
+    except QuerySyntaxError as error:  # the store's parser is stricter than rdflib's (unbound SELECT vars)
+        return Attempt(step, sparql, "syntax", str(error), fixes=names, findings=findings, notes=notes)
+    except EndpointError as error:
+        return Attempt(step, sparql, "error", str(error), fixes=names, findings=findings, notes=notes)
+    empty = result.boolean is None and not result.rows
+    if empty:
+        outcome, detail = "empty", "the query ran and returned no rows"
+    elif findings:
+        outcome, detail = "lint", "; ".join(f.message for f in findings)
+    else:
+        outcome, detail = "ok", ""
+    return Attempt(step, sparql, outcome, detail, len(result.rows), names, result, findings, notes)
+
+
+def endpoint_limits(runtime) -> QueryLimits:
+    """The guard's limits the endpoint is configured with (an endpoint handed in keeps its own)."""
+    return getattr(getattr(runtime.endpoint, "config", None), "limits", None) or runtime.config.endpoint.limits

@@ -1,0 +1,115 @@
+"""Generate, validate and repair as one DSPy module: it wraps the generate step as `dspy.Refine` wraps a
+module, and returns every query it tried and the one that answers.
+
+The first query is executed (deterministic fixes, guard, lint); when it fails or returns nothing, either
+sampled candidates vote by their results (execution-guided choice, `ProgramSettings.candidates`), or fixes
+for empty answers and LM repairs run until a query answers or the repair budget is spent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import dspy
+
+from nl2sparql.modules.attempt import Attempt, endpoint_limits, run_query
+from nl2sparql.modules.fixes import EMPTY_RESULT_FIXES, apply_fixes
+
+
+@dataclass(frozen=True)
+class Context:
+    constraints: str
+    examples: str
+    schema_notes: str
+    empty_fixes: tuple = ()  # deterministic fixes for an empty answer that depend on this question
+
+
+class GenerateAndRepair(dspy.Module):
+    """`forward(question, inputs, context, settings)` → Prediction(attempts, best, calls)."""
+
+    def __init__(self, generate, repair, runtime):
+        super().__init__()
+        self.generate = generate
+        self.repair = repair
+        self.runtime = runtime
+
+    def forward(self, question: str, inputs: dict[str, str], context: Context, settings) -> dspy.Prediction:
+        first = self._run("generate", self.generate(**inputs).sparql)
+        attempts, chosen = self._sample_when_failed(first, inputs, settings)
+        calls = len(attempts)
+        if chosen is None:
+            more, repair_calls = self._validate_and_repair(question, first, context, settings)
+            attempts += more
+            calls += repair_calls
+        return dspy.Prediction(attempts=attempts, best=chosen or best_attempt(attempts), calls=calls)
+
+    def _run(self, step: str, sparql: str) -> Attempt:
+        return run_query(step, sparql, self.runtime.endpoint, endpoint_limits(self.runtime))
+
+    def _sample_when_failed(self, first: Attempt, inputs: dict[str, str], settings) -> tuple[list[Attempt], Attempt | None]:
+        """The first attempt, plus sampled candidates when it failed; the one chosen by execution, if any."""
+        if first.outcome in ("ok", "lint") or settings.candidates < 1:
+            return [first], None
+        from nl2sparql.modules.choice import choose_by_execution
+
+        attempts = [first]
+        for rollout in range(1, settings.candidates + 1):
+            config = {"temperature": settings.candidate_temperature, "rollout_id": rollout}
+            attempts.append(self._run(f"sample:{rollout}", self.generate(**inputs, config=config).sparql))
+        return attempts, choose_by_execution(attempts)
+
+    def _validate_and_repair(self, question: str, first: Attempt, context: Context,
+                             settings) -> tuple[list[Attempt], int]:
+        """The first attempt, then deterministic fixes and LM repairs until one runs (returned without `first`)."""
+        attempts: list[Attempt] = []
+        step, calls, empty_repaired, tried = "generate", 0, False, set()
+        sparql = first.sparql
+        while True:
+            attempt = first if step == "generate" else self._run(step, sparql)
+            attempts.append(attempt)
+            tried.add(attempt.sparql)
+            if attempt.outcome == "ok":
+                break
+            if attempt.outcome == "empty":
+                fixed, fixes = apply_fixes(attempt.sparql, EMPTY_RESULT_FIXES + context.empty_fixes)
+                if fixes and fixed not in tried:
+                    step, sparql = "fix:" + "+".join(f.name for f in fixes), fixed
+                    continue
+            if calls >= settings.max_repairs or (attempt.outcome == "empty" and empty_repaired):
+                break
+            empty_repaired |= attempt.outcome == "empty"
+            sparql = self.repair(question=question, failed_sparql=attempt.sparql,
+                                 diagnosis=_diagnosis(attempt, context), history=_history(attempts),
+                                 constraints=context.constraints).sparql
+            step, calls = "repair", calls + 1
+        return attempts[1:], calls
+
+
+def _diagnosis(attempt: Attempt, context: Context) -> str:
+    """What the repair step is told; an empty answer gets the ontology hits already found for the question."""
+    if attempt.outcome == "empty":
+        lines = ["The query ran and returned no rows. Check written forms (lower case, accents, @it), the "
+                 "graph of each triple, the direction of relations, and these properties:", context.schema_notes]
+        lines += [f"- {f.message}" for f in attempt.findings]
+        return "\n".join(line for line in lines if line)
+    if attempt.outcome == "lint":
+        return "The query runs but breaks LiITA rules:\n" + "\n".join(f"- {f.message}" for f in attempt.findings)
+    return {"syntax": "The query does not parse: ", "rejected": "The query was refused: ",
+            "error": "The endpoint failed: "}[attempt.outcome] + attempt.detail
+
+
+def _history(attempts: list[Attempt]) -> str:
+    return "\n".join(f"{i}. {a.step}: {a.outcome}" + (f" ({a.detail[:160]})" if a.detail else "")
+                     for i, a in enumerate(attempts, 1))
+
+
+def _rank(attempt: Attempt) -> int:
+    return {"ok": 3, "lint": 2, "empty": 1}.get(attempt.outcome, 0)
+
+
+def best_attempt(attempts: list[Attempt]) -> Attempt:
+    """The last query when it succeeded; otherwise the first of the best-ranked (first valid as fallback)."""
+    if attempts[-1].outcome == "ok":
+        return attempts[-1]
+    top = max(_rank(a) for a in attempts)
+    return next(a for a in attempts if _rank(a) == top) if top else attempts[-1]
