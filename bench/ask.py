@@ -58,7 +58,7 @@ def main() -> None:
     if args.json:
         args.json.write_text(json.dumps({"summary": summary, "questions": [q.to_json() for q in scores.questions]}, indent=2,
                                         ensure_ascii=False))
-    program.runtime.close()
+    program.close()
 
 
 if __name__ == "__main__":

@@ -82,7 +82,7 @@ def main() -> None:
         print(f"\n{optimizer}: {len(result.dev.questions)} dev questions, {config.train_limit} train "
               f"({config.val_limit} val for mipro/gepa), budget {config.budget}, options {result.optimizer_config}")
         _print(rows)
-        result.program.runtime.close()
+        result.program.close()
     summary = {"lm": lm.model, "budget": args.budget, "train_limit": args.train_limit, "val_limit": args.val_limit,
                "dev_limit": args.dev_limit, "failed": failed, "wall_seconds": round(time.perf_counter() - started, 1), "rows": rows}
     print(f"\nwall time {summary['wall_seconds']:.0f} s with {lm.model}")

@@ -60,7 +60,7 @@ def main() -> None:
     for key, values in parts.items():
         print(f"{key:26} {statistics.mean(values):11.0f} {max(values):6}")
     print(f"{'stable prefix':26} {statistics.mean(stable):11.0f}")
-    program.runtime.close()
+    program.close()
 
 
 if __name__ == "__main__":

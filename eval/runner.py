@@ -75,7 +75,7 @@ def run_evals(versions: list[str], split: str = "test", *, lm_object=None, lm: s
         return [(run.report, run.path, run.reused) for run in runs]
     finally:
         for run in runs:
-            run.program.runtime.close()
+            run.program.close()
 
 
 def _shared_questions(runs: list[_Run], split_key: str) -> list[tuple[Report, Path, bool]]:

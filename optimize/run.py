@@ -70,7 +70,7 @@ def run_compile(config: CompileConfig, *, store: Path | None = None, tracking_ur
         except Exception as error:  # the version stands on its own; a registry hiccup is reported, not fatal
             mlflow.set_tag("nl2sparql.register_error", str(error)[:500])
     pending.unlink(missing_ok=True)
-    result.program.runtime.close()
+    result.program.close()
     return version, result
 
 

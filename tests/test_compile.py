@@ -71,7 +71,7 @@ def test_compile_writes_a_loadable_version_with_a_complete_manifest(small, kb_st
     try:
         assert len(loaded.generate.predict.demos) == 1
     finally:
-        loaded.runtime.close()
+        loaded.close()
 
 
 def test_bad_budget_and_empty_split_are_clear_errors(kb_store, tmp_path):

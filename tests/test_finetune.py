@@ -133,7 +133,7 @@ def test_every_wording_becomes_an_example_with_the_generate_steps_prompt(kb_stor
         chosen = [r for r in train if r.paraphrases][:2] + train[:1]
         examples = build_examples(program, chosen, answer_sparql=without_prefix_lines)
     finally:
-        program.runtime.close()
+        program.close()
     assert len(examples) == sum(len(r.questions()) for r in chosen)
     assert {e.record_id for e in examples} <= {r.id for r in chosen}
     for example in examples:
@@ -174,7 +174,7 @@ def test_a_fine_tuned_version_carries_its_adapter_and_checksum(tmp_path, monkeyp
         assert lm.engine.settings.lora_path == str(stored) and lm.engine.model == "qwen-0.5b"
         assert program.settings.use_examples is False and program.settings.ontology_k == 0
     finally:
-        program.runtime.close()
+        program.close()
     # An eval hands every version the run's local model: a fine-tuned one takes its own instead, keeping the
     # run's cache setting; a fake LM passed on purpose is used as is.
     from dspy.utils.dummies import DummyLM
@@ -184,11 +184,11 @@ def test_a_fine_tuned_version_carries_its_adapter_and_checksum(tmp_path, monkeyp
     program = nl2sparql.load(version.name, store=kb_store, lm_object=resolve_lm("local/qwen-1.5b", cache=False))
     lm = program.generate.predict.lm
     assert lm.model == adapter_id and lm.cache is False
-    program.runtime.close()
+    program.close()
     dummy = DummyLM([{"sparql": "ASK {}"}])
     program = nl2sparql.load(version.name, store=kb_store, lm_object=dummy)
     assert program.generate.predict.lm is dummy
-    program.runtime.close()
+    program.close()
 
 
 def test_a_corrupt_or_missing_adapter_and_a_wrong_base_model_are_one_line_errors(tmp_path, monkeypatch):
@@ -265,7 +265,7 @@ def test_llama_cpp_runs_the_real_model_with_an_adapter_of_ours(kb_store, tmp_pat
         llama = lm.engine._llama
         assert llama is not None and llama._lora_adapter is not None  # llama.cpp accepted the adapter
     finally:
-        program.runtime.close()
+        program.close()
         lm.engine.close()
 
 

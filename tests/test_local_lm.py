@@ -56,7 +56,7 @@ def test_real_local_model_end_to_end(kb_store, tmp_path, monkeypatch):
             assert out.usage["calls"] >= 1 and out.usage["prompt_tokens"] > 0
         assert lm.engine.timings.calls >= 2 and lm.engine.timings.generated_tokens > 0
     finally:
-        program.runtime.close()
+        program.close()
         lm.engine.close()
 
 

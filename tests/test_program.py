@@ -184,13 +184,12 @@ def test_nl2sparql_load_returns_a_ready_program_and_names_bad_versions(kb_store,
 
     monkeypatch.setenv(ARTIFACTS_ENV, str(tmp_path))
     lm = DummyLM([{"sparql": CASA}])
-    program = nl2sparql.load("latest", store=kb_store, lm_object=lm,
-                             settings=ProgramSettings(examples_k=0, ontology_k=0))
-    try:
+    with nl2sparql.load("latest", store=kb_store, lm_object=lm,
+                        settings=ProgramSettings(examples_k=0, ontology_k=0)) as program:
+        # Nothing compiled in this root: "latest" is the shipped version, and the program says so.
+        assert program.version == "v1" and program.manifest["optimizer"] == "bootstrap"
         out = program("Qual è il lemma di «casa»?")
-        assert out.ok and len(out.rows) == 1 and len(lm.history) == 1
-    finally:
-        program.runtime.close()
+        assert out.ok and len(out.rows) == 1 and len(lm.history) == 1 and out.answer == "Risposta: casa."
     with pytest.raises(ArtifactError, match="unknown version 'v2'"):
         nl2sparql.load("v2", lm_object=lm)
     (tmp_path / "v1").mkdir()
@@ -243,3 +242,19 @@ def test_a_valid_first_query_samples_nothing(counting):
     prog, lm = program(counting, [CASA], candidates=4)
     out = prog("Quali lemmi sono scritti 'casa'?")
     assert [a.step for a in out.attempts] == ["generate"] and out.usage["calls"] == 1
+
+
+def test_the_result_table_shows_written_forms_beside_iris():
+    from rich.console import Console
+
+    from nl2sparql.kb.results import QueryResult, Term
+    from nl2sparql.kb.tables import result_table
+
+    iri = "http://liita.it/data/id/lemma/1054825"
+    result = QueryResult(("lemma", "n"), ((Term("iri", iri), Term("literal", "3")),))
+    console = Console(width=200, record=True)
+    console.print(result_table(result, (("casa", "3"),)))
+    text = console.export_text()
+    assert "casa" in text and "1054825" in text
+    console.print(result_table(result))
+    assert console.export_text().count("casa") == 0  # without labels only the IRI is shown

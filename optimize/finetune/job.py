@@ -80,7 +80,7 @@ def run_finetune(config: FinetuneConfig, *, resume: bool = False, store: Path | 
         version = write_version(program, manifest, root, files={"adapter.gguf": result.adapter})
         mlflow.set_tag("nl2sparql.version", version.name)
         mlflow.log_artifacts(str(version.path), artifact_path="version")
-    program.runtime.close()
+    program.close()
     for leftover in ("checkpoint.pt", "adapter.gguf", PENDING):
         (work / leftover).unlink(missing_ok=True)
     return version, tried
