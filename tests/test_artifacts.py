@@ -60,7 +60,7 @@ def test_unknown_corrupt_and_incompatible_versions_are_clear_errors(tmp_path):
     with pytest.raises(ArtifactError, match="unknown version 'v3'"):
         open_version("v3", tmp_path)
     # Nothing compiled yet: "latest" is the version the package ships.
-    assert resolve_program_file("latest", tmp_path) == SHIPPED_ROOT / "v1" / "program.json"
+    assert resolve_program_file("latest", tmp_path) == SHIPPED_ROOT / "v4" / "program.json"
     version = write_version(program(), MANIFEST, tmp_path)
     manifest = version.path / "manifest.json"
     manifest.write_text("{not json")
@@ -87,7 +87,12 @@ def test_shipped_version_is_complete_and_loads_into_the_current_program(tmp_path
     current = NL2SPARQL()
     assert sorted(k for k in state if k != "metadata") == sorted(n for n, _ in current.named_predictors())
     current.load(str(shipped.program_file))
-    assert sum(len(p.demos) for _, p in current.named_predictors()) >= 1
+    # The shipped version is fine-tuned: its adapter is whole (checksum), small, and for the default local model.
+    from nl2sparql.modules.adapter import LoraAdapter
+
+    adapter = LoraAdapter.from_manifest(shipped.path, shipped.manifest)
+    adapter.verify()
+    assert adapter.base_model == "qwen-1.5b" and adapter.path.stat().st_size < 20_000_000
     write_version(program(), MANIFEST, tmp_path)
     assert effective_name("latest", tmp_path) == "v1"  # a compile of your own comes first
     monkeypatch.setattr("nl2sparql.artifacts.store.SHIPPED_ROOT", tmp_path / "none")

@@ -62,8 +62,11 @@ def test_ask_bad_setup_is_one_red_line(kb_store, monkeypatch, tmp_path):
     monkeypatch.setenv(ARTIFACTS_ENV, str(tmp_path / "artifacts"))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     cases = [(("--version", "v9"), "unknown version 'v9'"),
-             (("--lm", "openai/gpt-4.1-mini"), "needs OPENAI_API_KEY"),
-             (("--lm", "local/llama-70b"), "unknown local model")]
+             (("--version", "uncompiled", "--lm", "openai/gpt-4.1-mini"), "needs OPENAI_API_KEY"),
+             (("--version", "uncompiled", "--lm", "local/llama-70b"), "unknown local model"),
+             # The shipped version is fine-tuned: it runs on its own base model and says so for any other.
+             (("--lm", "openai/gpt-4.1-mini"), "is fine-tuned for local/qwen-1.5b"),
+             (("--lm", "local/qwen-0.5b"), "is fine-tuned for local/qwen-1.5b")]
     for options, message in cases:
         result = invoke("ask", "Quali lemmi esprimono gioia?", "--store", str(kb_store), *options)
         assert result.exit_code == 2, result.output
