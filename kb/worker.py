@@ -109,11 +109,28 @@ def _term(term) -> tuple | None:
     return ("triple", str(term), None, None)
 
 
+def exit_with_parent(interval_s: float = 0.5) -> None:
+    """A watchdog thread: when the process that started the worker dies (a killed eval, server or shell), the
+    worker exits too, even in the middle of a query, instead of running on alone."""
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval_s)
+        os._exit(3)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def main(argv: list[str]) -> None:
     from multiprocessing.connection import Connection
 
     fd, store_path, hidden_graph = argv
-    isolated = leave_network()
+    isolated = leave_network()  # before any thread starts
+    exit_with_parent()
     conn = Connection(int(fd))
     try:
         serve(store_path, hidden_graph, conn, isolated)

@@ -66,3 +66,38 @@ def test_remote_timeout_is_wall_clock_against_a_trickling_server(in_headers):
     result = endpoint.execute("ASK { ?s ?p ?o }")
     elapsed = time.perf_counter() - started
     assert result.timed_out and elapsed < 3.0, elapsed
+
+
+_HOLD_A_QUERY = r'''
+import sys
+from pathlib import Path
+from nl2sparql.kb.embedded import EmbeddedEndpoint
+from nl2sparql.kb.endpoint import EndpointConfig
+endpoint = EmbeddedEndpoint(EndpointConfig(store_path=Path(sys.argv[1]), timeout_s=600))
+endpoint._ensure_worker()
+print(endpoint._process.pid, flush=True)
+endpoint.execute("SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }")  # runs for minutes
+'''
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split()[2] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_a_killed_caller_leaves_no_store_worker_running_its_query(kb_store):
+    caller = subprocess.Popen([sys.executable, "-c", _HOLD_A_QUERY, str(kb_store)], stdout=subprocess.PIPE, text=True)
+    worker = int(caller.stdout.readline())
+    time.sleep(2.0)  # the worker is deep in the cross product
+    assert not _gone(worker)
+    caller.send_signal(signal.SIGKILL)
+    caller.wait()
+    deadline = time.monotonic() + 10
+    while not _gone(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if not _gone(worker):
+        os.kill(worker, signal.SIGKILL)
+        pytest.fail("the store worker went on alone after its caller was killed")
