@@ -31,7 +31,7 @@ class Paths:
     tracking_uri: str | None = None  # None: SQLite under home
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None, cwd: Path | None = None) -> "Paths":
+    def from_env(cls, environ: Mapping[str, str] | None = None, cwd: Path | None = None) -> Paths:
         env = os.environ if environ is None else environ
         home = Path(env.get(HOME_ENV) or Path.home() / ".nl2sparql")
         source = Path(env[SOURCE_ENV]) if env.get(SOURCE_ENV) else (cwd or Path.cwd()) / DEFAULT_SOURCE

@@ -23,7 +23,6 @@ from nl2sparql.eval.scoring.scored import ScoredQuestion
 from nl2sparql.modules.program import ProgramSettings
 
 
-
 def split_records(split: str, dataset_dir: Path | None = None) -> list[Record]:
     if split.endswith(".jsonl"):
         from nl2sparql.data.dataset import read_jsonl
@@ -49,8 +48,8 @@ def run_evals(versions: list[str], split: str = "test", *, lm_object=None, lm: s
     """Run (or reuse) the reports of several versions on `split`, question by question across versions, so
     that a run stopped part way leaves every version scored on the same first questions. With `so_far`
     nothing is run: the reports hold what finished reports and journals have, on the questions all share."""
-    from nl2sparql.modules.lm import resolve_lm
     from nl2sparql.eval.scoring.dspy_metric import examples
+    from nl2sparql.modules.lm import resolve_lm
 
     records = split_records(split)[:limit]
     lm_object = lm_object or resolve_lm(lm, cache=False)
@@ -107,8 +106,8 @@ class _Run:
              force: bool,
              root: Path | None, settings: ProgramSettings | None, peek: bool = False) -> _Run:
         from nl2sparql.artifacts.load import load
-        from nl2sparql.eval.scoring.gold import GoldCache
         from nl2sparql.eval.scoring.dspy_metric import ExecutionMetric
+        from nl2sparql.eval.scoring.gold import GoldCache
 
         program_version = "uncompiled" if version in PSEUDO_VERSIONS else version
         program = load(program_version, endpoint_url=endpoint_url, store=store, lm_object=lm_object, settings=settings)

@@ -8,7 +8,6 @@ import time
 from dataclasses import dataclass
 
 import dspy
-
 from nl2sparql.modules.answer import answer_for
 from nl2sparql.modules.fixes import retag_dialect_words
 from nl2sparql.modules.refine import Context, GenerateAndRepair

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import dspy
-
 from nl2sparql.modules.attempt import Attempt, endpoint_limits, run_query
 from nl2sparql.modules.fixes import EMPTY_RESULT_FIXES, apply_fixes
 

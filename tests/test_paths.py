@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nl2sparql.paths import ARTIFACTS_ENV, HOME_ENV, MODELS_ENV, SOURCE_ENV, TRACKING_ENV, Paths
+from nl2sparql.paths import (
+    ARTIFACTS_ENV,
+    HOME_ENV,
+    MODELS_ENV,
+    SOURCE_ENV,
+    TRACKING_ENV,
+    Paths,
+)
 
 PACKAGE = Path(__file__).resolve().parents[1]
 

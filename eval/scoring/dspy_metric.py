@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import dspy
-
 from nl2sparql.data.dataset import Record
 from nl2sparql.eval.scoring.gold import GoldCache
 from nl2sparql.eval.scoring.metric import Score, execution_score

@@ -7,8 +7,8 @@ import json
 import threading
 from pathlib import Path
 
-from nl2sparql.files import write_text_atomic
 from nl2sparql.eval.scoring.metric import strip_slice
+from nl2sparql.files import write_text_atomic
 from nl2sparql.kb.results import QueryResult, Term
 from nl2sparql.paths import resolve
 

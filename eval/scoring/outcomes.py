@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from enum import Enum
 
-from nl2sparql.eval.scoring.metric import GOLD_IS_ASK, NO_MATCHING_COLUMN, PREDICTION_IS_ASK
+from nl2sparql.eval.scoring.metric import (
+    GOLD_IS_ASK,
+    NO_MATCHING_COLUMN,
+    PREDICTION_IS_ASK,
+)
 from nl2sparql.kb.guard import check
 
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import dspy
-
 from nl2sparql.eval.scoring.scored import ScoredQuestion, summarise
 
 
