@@ -58,7 +58,7 @@ class Comparison:
             lines.append(f"| {pattern} | " + " | ".join(f"{by_version.get(n, 0.0):.3f}" for n in names) + " |")
         counts = [r.outcomes() for r in self.reports]
         lines += ["", "| outcome | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
-        lines += [f"| {name} | " + " | ".join(str(c[name]) for c in counts) + " |" for name in (o.value for o in Outcome)]
+        lines += [f"| {o.value} | " + " | ".join(str(c[o.value]) for c in counts) + " |" for o in Outcome]
         for test in self.tests:
             lines += ["", f"## {test.other} vs {test.baseline}", "",
                       f"exact McNemar p = {test.mcnemar_p:.4f} (won {len(test.won)}, lost {len(test.lost)}); "

@@ -57,8 +57,8 @@ def run_evals(versions: list[str], split: str = "test", *, lm_object=None, lm: s
     runs: list[_Run] = []
     try:
         for version in versions:
-            runs.append(_Run.open(version, split_key, records, lm_object, endpoint_url, store, force and not so_far, root,
-                                  settings or PSEUDO_VERSIONS.get(version), peek=so_far))
+            runs.append(_Run.open(version, split_key, records, lm_object, endpoint_url, store, force and not so_far,
+                                  root, settings or PSEUDO_VERSIONS.get(version), peek=so_far))
         for example in examples(records):
             for run in runs:
                 if run.reused or (so_far and example.record_id not in run.done):

@@ -45,7 +45,8 @@ class GenerateAndRepair(dspy.Module):
     def _run(self, step: str, sparql: str) -> Attempt:
         return run_query(step, sparql, self.runtime.endpoint, endpoint_limits(self.runtime))
 
-    def _sample_when_failed(self, first: Attempt, inputs: dict[str, str], settings) -> tuple[list[Attempt], Attempt | None]:
+    def _sample_when_failed(self, first: Attempt, inputs: dict[str, str],
+                            settings) -> tuple[list[Attempt], Attempt | None]:
         """The first attempt, plus sampled candidates when it failed; the one chosen by execution, if any."""
         if first.outcome in ("ok", "lint") or settings.candidates < 1:
             return [first], None
