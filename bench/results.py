@@ -12,6 +12,7 @@ from the eval reports (bench/eval-runs/**/reports/*.json), the fine-tuned versio
     {{finetuned}}       one row per version with an adapter in its manifest
     {{latency}}         one row per latency run
     {{headline}}        the README's table: test and generalization of static-rag and the fine-tuned versions
+    {{dataset}}         the dataset's pairs per split and its ASK twins (data/dataset/*.jsonl)
 """
 
 from __future__ import annotations
@@ -250,6 +251,16 @@ def headline_table(reports: list[Saved], manifests: list[Saved]) -> str:
     return table(header, rows)
 
 
+def dataset_counts() -> str:
+    """How many pairs the dataset has, per split, and how many of them are ASK twins."""
+    from nl2sparql.data.dataset import SPLITS, load_dataset
+
+    records = load_dataset()
+    per_split = ", ".join(f"{sum(r.split == s for r in records)} {s}" for s in SPLITS)
+    twins = sum(bool(r.twin) for r in records)
+    return f"{len(records)} question/SPARQL pairs ({per_split}), {twins} of them the contrastive twins of ASK pairs"
+
+
 def fill(name: str, argument: str | None, bench: Path) -> str:
     if name == "reports" and argument:
         return reports_table(load_reports(bench), argument, bench)
@@ -261,8 +272,10 @@ def fill(name: str, argument: str | None, bench: Path) -> str:
         return latency_table(load_json(bench.glob("latency-runs/*.json")), bench)
     if name == "headline":
         return headline_table(load_reports(bench), load_manifests(bench))
+    if name == "dataset":
+        return dataset_counts()
     raise ValueError(f"unknown placeholder {{{{{name}{':' + argument if argument else ''}}}}} in RESULTS.in.md; "
-                     "known: reports:SPLIT, pairs:SPLIT, finetuned, latency, headline")
+                     "known: reports:SPLIT, pairs:SPLIT, finetuned, latency, headline, dataset")
 
 
 def render_results(bench: Path = BENCH) -> str:

@@ -92,3 +92,12 @@ def test_relative_links_point_to_files(page):
               if not re.match(r"[a-z][a-z0-9+.-]*:|#", target)
               and not (page.parent / unquote(target.split("#", 1)[0])).exists()]
     assert not broken, f"{page.relative_to(ROOT)} links to missing files: {broken}"
+
+
+def test_the_dataset_counts_are_written_from_the_dataset():
+    from nl2sparql.data.dataset import load_dataset
+
+    records = load_dataset()
+    line = results.fill("dataset", None, BENCH)
+    assert line.startswith(f"{len(records)} question/SPARQL pairs ({sum(r.split == 'train' for r in records)} train")
+    assert f"{sum(bool(r.twin) for r in records)} of them the contrastive twins" in line
