@@ -6,10 +6,11 @@
 For each split: `nl2sparql.eval.compare(versions, split)` (a report is reused when one exists for the same
 code, LM, adapter, settings, KB and records, written under --root otherwise, each an MLflow run), then per
 version execution accuracy, mean F1, valid-SPARQL rate, LM calls and tokens per question, and per pair the
-exact McNemar p-value on exact match and the paired bootstrap 95% CI of the F1 difference. The Markdown report and the chart are written beside the
-last version's reports. --limit takes the first N questions of each split (the figures say so). A stopped
-run resumes from its journals: run the same command again. --so-far runs nothing and prints the figures
-on the questions every version has answered so far (reports and journals of runs still going).
+exact McNemar p-value on exact match and the paired bootstrap 95% CI of the F1 difference. The Markdown
+report and the chart are written beside the last version's reports. --limit takes the first N questions of
+each split (the figures say so). A stopped run resumes from its journals: run the same command again.
+--so-far runs nothing and prints the figures on the questions every version has answered so far (reports
+and journals of runs still going). Reports made by other program code are refused unless --allow-mismatch.
 
 Reports and journals go to bench/eval-runs/ in the repository by default (--root), not to the artifact
 root: the project's recorded evaluation is committed with the code, so a run stopped on one machine goes on

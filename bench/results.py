@@ -116,7 +116,8 @@ def reports_table(reports: list[Saved], split: str, bench: Path) -> str:
     if not chosen:
         raise ValueError(f"no reports on split {split!r} under {bench / 'eval-runs'}")
     outcomes = outcome_names([s.data for s in chosen])
-    header = ["version", "LM", "questions", "exec acc", "F1", "valid", "LM calls / q", "tokens / q", "p50 / p90 / max s",
+    header = ["version", "LM", "questions", "exec acc", "F1", "valid", "LM calls / q", "tokens / q",
+              "p50 / p90 / max s",
               "IT / EN exec acc", *(name.replace("_", " ") for name in outcomes)]
     rows = [report_row(s.data, outcomes, f"[{s.data['version']}]({link(s.path.with_suffix('.md'), bench)})")
             for s in chosen]
@@ -140,8 +141,8 @@ def pair_row(baseline: dict, other: dict) -> list[str]:
     p = mcnemar_exact(lost, won)
     delta, low, high = paired_bootstrap_ci([mine[i]["f1"] for i in shared], [theirs[i]["f1"] for i in shared])
     other_code = other.get("code_fingerprint", "") != baseline.get("code_fingerprint", "")
-    return [other["version"] + (" †" if other_code else ""), f"`{other['lm']}`", baseline["version"], str(len(shared)),
-            str(won), str(lost),
+    return [other["version"] + (" †" if other_code else ""), f"`{other['lm']}`", baseline["version"],
+            str(len(shared)), str(won), str(lost),
             "< 0.001" if p < 0.001 else f"{p:.3f}", f"{delta:+.3f}", f"{low:+.3f} … {high:+.3f}"]
 
 

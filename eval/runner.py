@@ -1,7 +1,8 @@
 """`eval run`: a program over a split, scored per question, aggregated, saved as JSON + Markdown.
 
-Reports are cached by what decides their answers (version, split and its records, LM, adapter, program settings,
-KB fingerprint, program code: `report.reuse_key`): `compare` reuses them; `force` re-runs. While a run is going, each scored question is journaled beside the report, so a stopped run resumes where it was.
+Reports are cached by what decides their answers (version, split and its records, LM, adapter, program
+settings, KB fingerprint, program code: `report.reuse_key`): `compare` reuses them; `force` re-runs. While a
+run is going, each scored question is journaled beside the report, so a stopped run resumes where it was.
 Pseudo-versions: `zero-shot` (no examples, no constraints, no ontology notes) and `static-rag`
 (retrieved examples, constraints and ontology notes, no compile; the same as `uncompiled`).
 """

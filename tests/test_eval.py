@@ -77,7 +77,8 @@ def test_compare_refuses_reports_of_other_code_unless_allowed_then_marks_them(tm
     assert json.loads(allowed.output)["other_code"] == ["v4"]
     markdown = next((tmp_path / "out").glob("*.md")).read_text()
     assert "| metric | static-rag | v4 † | Δ v4 † |" in markdown
-    assert "† made by other program code than static-rag (code static-rag `10506f0bee70`, v4 `6f1fe0580bc2`)" in markdown
+    assert ("† made by other program code than static-rag (code static-rag `10506f0bee70`, v4 `6f1fe0580bc2`)"
+            in markdown)
     same = report("v5", [True, True])
     same.code_fingerprint = "10506f0bee70"
     assert compare_reports([report("static-rag", [True, False]), report("v1", [True, True])]).other_code == []
@@ -219,8 +220,9 @@ def same_run_report(version, split, limit, lm, endpoint, exacts, **changes):
     from nl2sparql.eval.report import PSEUDO_VERSIONS
     from nl2sparql.eval.runner import split_records
 
-    saved = Report(version, f"{split}[:{limit}]", lm, endpoint.fingerprint(), dataset_hash(split_records(split)[:limit]),
-                   "2026-11-23", [question(i, e) for i, e in enumerate(exacts)], code_fingerprint(), "",
+    records = split_records(split)[:limit]
+    saved = Report(version, f"{split}[:{limit}]", lm, endpoint.fingerprint(), dataset_hash(records), "2026-11-23",
+                   [question(i, e) for i, e in enumerate(exacts)], code_fingerprint(), "",
                    dataclasses.asdict(PSEUDO_VERSIONS[version]))
     return dataclasses.replace(saved, **changes)
 
