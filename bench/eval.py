@@ -1,15 +1,16 @@
 """The evaluation the project reports: baselines against a compiled version on test, then on generalization.
 
     python bench/eval.py [--versions zero-shot,static-rag,shipped] [--splits test,generalization]
-                         [--lm local/qwen-1.5b] [--limit N] [--threads N] [--so-far] [--root DIR]
+                         [--lm local/qwen-1.5b] [--limit N] [--threads N] [--so-far] [--allow-mismatch] [--root DIR]
 
-For each split: `nl2sparql.eval.compare(versions, split)` (reports reused when they exist, written under
---root otherwise, each an MLflow run), then per version execution accuracy, mean F1, valid-SPARQL
-rate, LM calls and tokens per question, and per pair the exact McNemar p-value on exact match and the
-paired bootstrap 95% CI of the F1 difference. The Markdown report and the chart are written beside the
-last version's reports. --limit takes the first N questions of each split (the figures say so). A stopped
-run resumes from its journals: run the same command again. --so-far runs nothing and prints the figures
-on the questions every version has answered so far (reports and journals of runs still going).
+For each split: `nl2sparql.eval.compare(versions, split)` (a report is reused when one exists for the same
+code, LM, adapter, settings, KB and records, written under --root otherwise, each an MLflow run), then per
+version execution accuracy, mean F1, valid-SPARQL rate, LM calls and tokens per question, and per pair the
+exact McNemar p-value on exact match and the paired bootstrap 95% CI of the F1 difference. The Markdown
+report and the chart are written beside the last version's reports. --limit takes the first N questions of
+each split (the figures say so). A stopped run resumes from its journals: run the same command again.
+--so-far runs nothing and prints the figures on the questions every version has answered so far (reports
+and journals of runs still going). Reports made by other program code are refused unless --allow-mismatch.
 
 Reports and journals go to bench/eval-runs/ in the repository by default (--root), not to the artifact
 root: the project's recorded evaluation is committed with the code, so a run stopped on one machine goes on
@@ -34,6 +35,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="CPU threads of the local model")
     parser.add_argument("--so-far", action="store_true",
                         help="run nothing: figures on the questions every version has answered so far")
+    parser.add_argument("--allow-mismatch", action="store_true",
+                        help="compare reports made by different program code (marked †) instead of stopping")
     parser.add_argument("--root", type=Path, default=RUNS,
                         help="where reports and journals go (default: bench/eval-runs in the repository)")
     args = parser.parse_args()
@@ -52,7 +55,7 @@ def main() -> None:
         if not reports[0].questions:
             print(f"\n{split}: no question answered by every version yet")
             continue
-        comparison = compare_reports(reports)
+        comparison = compare_reports(reports, allow_mismatch=args.allow_mismatch)
         markdown, chart = write_outputs(comparison, report_dir(versions[-1], args.root))
         shown = f"first {args.limit}" if args.limit else "all"
         if args.so_far:

@@ -1,6 +1,8 @@
 """Dialect-word spotting against the curated dataset: for every question text that names a dialect, the
 words spotted as dialect words vs the @roa/@scn literals its gold query writes.
 
+Only train and dev questions are measured (as bench/entities.py): test and generalization are for `eval`.
+
     python bench/grounding.py [--store PATH]
 """
 
@@ -28,7 +30,7 @@ def main() -> None:
     italian, dialects = Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint)
     loaded = time.perf_counter() - started
     texts = with_words = agree = extra = missed = 0
-    for record in load_dataset():
+    for record in [r for r in load_dataset() if r.split in ("train", "dev")]:
         gold = {w.lower() for w, _ in re.findall(r'"([^"]+)"@(roa|scn)', record.sparql)}
         for question in (record.question_it, record.question_en):
             analysis = analyze_patterns(question)

@@ -12,6 +12,7 @@ from the eval reports (bench/eval-runs/**/reports/*.json), the fine-tuned versio
     {{finetuned}}       one row per version with an adapter in its manifest
     {{latency}}         one row per latency run
     {{headline}}        the README's table: test and generalization of static-rag and the fine-tuned versions
+    {{dataset}}         the dataset's pairs per split and its ASK twins (data/dataset/*.jsonl)
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Iterable
 from urllib.parse import quote
 
+from nl2sparql.eval.scoring.scored import percentile
 from nl2sparql.eval.stats import mcnemar_exact, paired_bootstrap_ci
 from nl2sparql.files import write_text_atomic
 
@@ -90,13 +92,22 @@ def outcome_names(reports: list[dict]) -> list[str]:
     return list(names)
 
 
+def seconds(report: dict) -> str:
+    """p50 / p90 / max seconds per question (from the questions when the summary predates p90 and max)."""
+    s = report["summary"]
+    if "p90_seconds" not in s:
+        values = [q["seconds"] for q in report["questions"]]
+        s = {"p50_seconds": s["p50_seconds"], "p90_seconds": percentile(values, 0.9), "max_seconds": max(values)}
+    return f"{s['p50_seconds']:.1f} / {s['p90_seconds']:.1f} / {s['max_seconds']:.0f}"
+
+
 def report_row(report: dict, outcomes: list[str], label: str | None = None) -> list[str]:
     """One report's figures: what a reader compares across versions, and why the wrong answers are wrong."""
     s, lang = report["summary"], report.get("per_language", {})
     by_language = " / ".join(f"{lang[k]['execution_accuracy']:.3f}" if k in lang else "–" for k in ("it", "en"))
     return [label or report["version"], f"`{report['lm']}`", str(s["questions"]), f"{s['execution_accuracy']:.3f}",
             f"{s['mean_f1']:.3f}", f"{s['valid_sparql_rate']:.3f}", f"{s['lm_calls_per_question']:.2f}",
-            f"{s['tokens_per_question']:,.0f}", f"{s['p50_seconds']:.1f}", by_language,
+            f"{s['tokens_per_question']:,.0f}", seconds(report), by_language,
             *(str(report.get("outcomes", {}).get(name, "–")) for name in outcomes)]
 
 
@@ -105,11 +116,18 @@ def reports_table(reports: list[Saved], split: str, bench: Path) -> str:
     if not chosen:
         raise ValueError(f"no reports on split {split!r} under {bench / 'eval-runs'}")
     outcomes = outcome_names([s.data for s in chosen])
-    header = ["version", "LM", "questions", "exec acc", "F1", "valid", "LM calls / q", "tokens / q", "p50 s",
+    header = ["version", "LM", "questions", "exec acc", "F1", "valid", "LM calls / q", "tokens / q",
+              "p50 / p90 / max s",
               "IT / EN exec acc", *(name.replace("_", " ") for name in outcomes)]
     rows = [report_row(s.data, outcomes, f"[{s.data['version']}]({link(s.path.with_suffix('.md'), bench)})")
             for s in chosen]
     return table(header, rows)
+
+
+def exact_with_twins(questions: list[dict]) -> dict[str, bool]:
+    """Exact as the headline counts it (`eval.scoring.scored.paired_exact`): an ASK question with its twin."""
+    by_id = {q["id"]: q for q in questions}
+    return {i: q["exact"] and (by_id[q["twin"]]["exact"] if q.get("twin") in by_id else True) for i, q in by_id.items()}
 
 
 def pair_row(baseline: dict, other: dict) -> list[str]:
@@ -117,11 +135,14 @@ def pair_row(baseline: dict, other: dict) -> list[str]:
     mine = {q["id"]: q for q in baseline["questions"]}
     theirs = {q["id"]: q for q in other["questions"]}
     shared = [i for i in mine if i in theirs]
-    won = sum(1 for i in shared if theirs[i]["exact"] and not mine[i]["exact"])
-    lost = sum(1 for i in shared if mine[i]["exact"] and not theirs[i]["exact"])
+    right_a, right_b = exact_with_twins(baseline["questions"]), exact_with_twins(other["questions"])
+    won = sum(1 for i in shared if right_b[i] and not right_a[i])
+    lost = sum(1 for i in shared if right_a[i] and not right_b[i])
     p = mcnemar_exact(lost, won)
     delta, low, high = paired_bootstrap_ci([mine[i]["f1"] for i in shared], [theirs[i]["f1"] for i in shared])
-    return [other["version"], f"`{other['lm']}`", baseline["version"], str(len(shared)), str(won), str(lost),
+    other_code = other.get("code_fingerprint", "") != baseline.get("code_fingerprint", "")
+    return [other["version"] + (" †" if other_code else ""), f"`{other['lm']}`", baseline["version"],
+            str(len(shared)), str(won), str(lost),
             "< 0.001" if p < 0.001 else f"{p:.3f}", f"{delta:+.3f}", f"{low:+.3f} … {high:+.3f}"]
 
 
@@ -134,7 +155,9 @@ def pairs_table(reports: list[Saved], split: str, bench: Path) -> str:
     if not rows:
         raise ValueError(f"no two reports on the same questions of split {split!r}")
     header = ["version", "LM", "against", "questions", "won", "lost", "exact McNemar p", "F1 Δ", "F1 Δ 95% CI"]
-    return table(header, rows) + "\n\n" + comparisons(split, bench)
+    note = ("\n\n† made by other program code than the report it is paired with (their code fingerprints differ)"
+            if any(row[0].endswith(" †") for row in rows) else "")
+    return table(header, rows) + note + "\n\n" + comparisons(split, bench)
 
 
 def comparisons(split: str, bench: Path) -> str:
@@ -223,10 +246,20 @@ def headline_table(reports: list[Saved], manifests: list[Saved]) -> str:
                     for v, test, _ in columns)]
     rows = [["test: execution accuracy", *(f"{t['summary']['execution_accuracy']:.3f}" for _, t, _ in columns)],
             ["test: valid SPARQL", *(f"{t['summary']['valid_sparql_rate']:.3f}" for _, t, _ in columns)],
-            ["test: p50 seconds / question", *(f"{t['summary']['p50_seconds']:.1f}" for _, t, _ in columns)],
+            ["test: seconds / question, p50 / p90 / max", *(seconds(t) for _, t, _ in columns)],
             ["generalization: execution accuracy",
              *(f"{g['summary']['execution_accuracy']:.3f}" if g else "–" for _, _, g in columns)]]
     return table(header, rows)
+
+
+def dataset_counts() -> str:
+    """How many pairs the dataset has, per split, and how many of them are ASK twins."""
+    from nl2sparql.data.dataset import SPLITS, load_dataset
+
+    records = load_dataset()
+    per_split = ", ".join(f"{sum(r.split == s for r in records)} {s}" for s in SPLITS)
+    twins = sum(bool(r.twin) for r in records)
+    return f"{len(records)} question/SPARQL pairs ({per_split}), {twins} of them the contrastive twins of ASK pairs"
 
 
 def fill(name: str, argument: str | None, bench: Path) -> str:
@@ -240,8 +273,10 @@ def fill(name: str, argument: str | None, bench: Path) -> str:
         return latency_table(load_json(bench.glob("latency-runs/*.json")), bench)
     if name == "headline":
         return headline_table(load_reports(bench), load_manifests(bench))
+    if name == "dataset":
+        return dataset_counts()
     raise ValueError(f"unknown placeholder {{{{{name}{':' + argument if argument else ''}}}}} in RESULTS.in.md; "
-                     "known: reports:SPLIT, pairs:SPLIT, finetuned, latency, headline")
+                     "known: reports:SPLIT, pairs:SPLIT, finetuned, latency, headline, dataset")
 
 
 def render_results(bench: Path = BENCH) -> str:

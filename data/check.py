@@ -78,16 +78,18 @@ def check_dataset(records: list[Record], endpoint: Endpoint,
                   progress: Callable[[Record], None] = lambda record: None) -> CheckReport:
     report = CheckReport(records=len(records), counts=pattern_counts(records),
                          multi_pattern=sum(len(r.patterns) > 1 for r in records))
+    answers: dict[str, bool] = {}  # the ASK records' answers
     for record in records:
-        for problem in _execution_problems(record, endpoint):
+        for problem in _execution_problems(record, endpoint, answers):
             report.offenders.append(Offender(record.id, record.source, problem))
         progress(record)
     report.offenders += _label_problems(records)
+    report.offenders += twin_problems(records, answers)
     report.duplicates = find_duplicates(records)
     return report
 
 
-def _execution_problems(record: Record, endpoint: Endpoint) -> list[str]:
+def _execution_problems(record: Record, endpoint: Endpoint, answers: dict[str, bool]) -> list[str]:
     try:
         form = check(record.sparql).form
         result = endpoint.execute(record.sparql)
@@ -96,6 +98,7 @@ def _execution_problems(record: Record, endpoint: Endpoint) -> list[str]:
     if result.timed_out:
         return [f"timed out after {result.elapsed_s:.1f} s"]
     if form == "ASK":
+        answers[record.id] = bool(result.boolean)
         return []
     problems = []
     missing = [v for v in record.answer_variables.all() if v not in result.variables]
@@ -119,6 +122,38 @@ def _label_problems(records: list[Record]) -> list[Offender]:
     train = {structure(r) for r in records if r.split == "train"}
     problems += [Offender(r.id, r.source, "generalization pair has a structure that train also has")
                  for r in records if r.split == "generalization" and structure(r) in train]
+    return problems
+
+
+def twin_problems(records: list[Record], answers: dict[str, bool]) -> list[Offender]:
+    """Every ASK record (`answers`: id → its boolean) has a contrastive twin: an ASK record naming it in `twin`,
+    in the same split, whose answer is the other boolean, so that a query ignoring the question's condition
+    cannot be right on both."""
+    by_id = {r.id: r for r in records}
+    twins: dict[str, list[Record]] = defaultdict(list)
+    problems = []
+    for record in records:
+        if not record.twin:
+            continue
+        original = by_id.get(record.twin)
+        if original is None or original.twin:
+            problems.append(Offender(record.id, record.source,
+                                     f"twin of {record.twin!r}, which is not an original record of the dataset"))
+            continue
+        twins[original.id].append(record)
+        if record.split != original.split:
+            problems.append(Offender(record.id, record.source, f"twin in split {record.split!r}, its original "
+                                     f"{original.id} in {original.split!r}: a twin keeps its original's split"))
+        if record.id not in answers or original.id not in answers:
+            problems.append(Offender(record.id, record.source, f"twin of {original.id}: both must be ASK queries"))
+        elif answers[record.id] == answers[original.id]:
+            problems.append(Offender(record.id, record.source, f"twin of {original.id} with the same answer "
+                                     f"({str(answers[record.id]).lower()}): a twin's answer is the other boolean"))
+    for record_id in answers:
+        record, count = by_id[record_id], len(twins.get(record_id, []))
+        if not record.twin and count != 1:
+            problems.append(Offender(record_id, record.source, f"ASK record with {count} twins: add one ASK record "
+                                     f'with "twin": "{record_id}" whose answer is the other boolean'))
     return problems
 
 

@@ -43,6 +43,7 @@ class Record:
     split: str
     paraphrases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     empty_ok: bool = False
+    twin: str = ""  # on an ASK record written as another's contrastive twin: that record's id
     source: str = ""
 
     def questions(self) -> list[tuple[str, str]]:
@@ -62,6 +63,8 @@ class Record:
             data.pop("paraphrases")
         if not self.empty_ok:
             data.pop("empty_ok")
+        if not self.twin:
+            data.pop("twin")
         return data
 
 
@@ -79,7 +82,7 @@ def parse_record(data: dict, source: str) -> Record:
             answer_variables=AnswerVariables(*(tuple(answers.get(k, ())) for k in ("answer", "ids", "aggregates"))),
             split=data["split"],
             paraphrases={k: tuple(v) for k, v in (data.get("paraphrases") or {}).items()},
-            empty_ok=bool(data.get("empty_ok", False)), source=source,
+            empty_ok=bool(data.get("empty_ok", False)), twin=str(data.get("twin", "")), source=source,
         )
     except (KeyError, AttributeError, TypeError) as error:
         raise DatasetError(f"{source}: record {data.get('id', '?')} lacks or mistypes field {error}") from None

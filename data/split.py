@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from nl2sparql.data.check import structure
-from nl2sparql.data.dataset import Record
+from nl2sparql.data.dataset import SPLITS, Record
 
 DEFAULT_SEED = 13
 
@@ -16,10 +16,11 @@ def assign_splits(records: list[Record], seed: int = DEFAULT_SEED, reassign: boo
     """Give every unassigned record ('auto') a train/dev/test split; generalization records stay.
 
     Records sharing a structure with a generalization record never go to train, so the
-    generalization split keeps structures train has never seen.
+    generalization split keeps structures train has never seen. An ASK record's twin goes where its original goes.
     """
     held_out = {structure(r) for r in records if r.split == "generalization"}
-    pending = [r for r in records if r.split == "auto" or (reassign and r.split in ("train", "dev", "test"))]
+    pending = [r for r in records if not r.twin and (r.split == "auto" or (reassign and r.split in ("train", "dev",
+                                                                                                    "test")))]
     by_pattern: dict[str, list[Record]] = defaultdict(list)
     for record in sorted(pending, key=lambda r: r.id):
         by_pattern[record.patterns[0]].append(record)
@@ -33,6 +34,10 @@ def assign_splits(records: list[Record], seed: int = DEFAULT_SEED, reassign: boo
             if split == "train" and structure(record) in held_out:
                 split = "test" if position % 2 else "dev"
             assigned[record.id] = split
+    splits = {r.id: assigned.get(r.id, r.split) for r in records}
+    for record in records:
+        if record.twin and splits.get(record.twin) in SPLITS:
+            assigned[record.id] = splits[record.twin]
     return [replace(r, split=assigned[r.id]) if r.id in assigned else r for r in records]
 
 

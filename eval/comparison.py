@@ -11,6 +11,7 @@ from nl2sparql.data.dataset import PATTERNS
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.eval.report import Report
 from nl2sparql.eval.scoring.outcomes import Outcome
+from nl2sparql.eval.scoring.scored import paired_exact
 from nl2sparql.eval.stats import mcnemar_exact, paired_bootstrap_ci
 
 
@@ -36,28 +37,43 @@ class Comparison:
     def versions(self) -> list[str]:
         return [r.version for r in self.reports]
 
+    @property
+    def other_code(self) -> list[str]:
+        """The versions whose report was made by other program code than the first's (compared on request)."""
+        first = self.reports[0].code_fingerprint
+        return [r.version for r in self.reports[1:] if r.code_fingerprint != first]
+
+    def _label(self, version: str) -> str:
+        return version + " †" if version in self.other_code else version
+
     def to_json(self) -> dict:
         return {"overall": self.overall, "per_pattern": self.per_pattern,
                 "outcomes": {r.version: r.outcomes() for r in self.reports},
+                "code_fingerprints": {r.version: r.code_fingerprint for r in self.reports},
+                "other_code": self.other_code,
                 "tests": [{"baseline": t.baseline, "other": t.other, "won": [w["id"] for w in t.won],
                            "lost": [w["id"] for w in t.lost], "mcnemar_p": t.mcnemar_p, "f1_delta": t.f1_delta,
                            "f1_ci": list(t.f1_ci)} for t in self.tests]}
 
     def to_markdown(self, chart: str | None = None) -> str:
-        names = self.versions
+        names, labels = self.versions, [self._label(v) for v in self.versions]
         lines = [f"# Comparison on {self.reports[0].split}: {' vs '.join(names)}", "",
-                 "| metric | " + " | ".join(names) + " | " + " | ".join(f"Δ {n}" for n in names[1:]) + " |",
+                 "| metric | " + " | ".join(labels) + " | " + " | ".join(f"Δ {n}" for n in labels[1:]) + " |",
                  "|---" * (len(names) * 2) + "|"]
-        for key in ("execution_accuracy", "mean_f1", "valid_sparql_rate", "lm_calls_per_question",
-                    "tokens_per_question"):
+        for key in ("execution_accuracy", "execution_accuracy_per_record", "mean_f1", "valid_sparql_rate",
+                    "lm_calls_per_question", "tokens_per_question", "p50_seconds", "p90_seconds", "max_seconds"):
             values = [self.overall[n].get(key, 0.0) for n in names]
             lines.append(f"| {key} | " + " | ".join(f"{v:.3f}" for v in values) + " | "
                          + " | ".join(f"{v - values[0]:+.3f}" for v in values[1:]) + " |")
-        lines += ["", "| pattern | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+        if self.other_code:
+            first = self.reports[0]
+            lines += ["", f"† made by other program code than {first.version} (code "
+                      + ", ".join(f"{r.version} `{r.code_fingerprint or '?'}`" for r in self.reports) + ")"]
+        lines += ["", "| pattern | " + " | ".join(labels) + " |", "|---" * (len(names) + 1) + "|"]
         for pattern, by_version in self.per_pattern.items():
             lines.append(f"| {pattern} | " + " | ".join(f"{by_version.get(n, 0.0):.3f}" for n in names) + " |")
         counts = [r.outcomes() for r in self.reports]
-        lines += ["", "| outcome | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+        lines += ["", "| outcome | " + " | ".join(labels) + " |", "|---" * (len(names) + 1) + "|"]
         lines += [f"| {o.value} | " + " | ".join(str(c[o.value]) for c in counts) + " |" for o in Outcome]
         for test in self.tests:
             lines += ["", f"## {test.other} vs {test.baseline}", "",
@@ -83,6 +99,10 @@ def compare_reports(reports: list[Report], *, allow_mismatch: bool = False) -> C
             if a != b and not allow_mismatch:
                 raise Nl2SparqlError(f"{first.version} and {other.version} were run on different "
                                      f"{attribute.replace('_', ' ')}s ({a} vs {b}); pass --allow-mismatch to compare")
+        if first.code_fingerprint != other.code_fingerprint and not allow_mismatch:
+            raise Nl2SparqlError(f"{first.version} (code {first.code_fingerprint or '?'}) and {other.version} (code "
+                                 f"{other.code_fingerprint or '?'}) were made by different program code: run them "
+                                 "again on this code, or pass --allow-mismatch to compare them marked †")
     overall = {r.version: r.summary() for r in reports}
     per_pattern: dict[str, dict[str, float]] = {}
     for pattern in PATTERNS:
@@ -98,12 +118,14 @@ def _pair(baseline: Report, other: Report) -> PairTest:
     theirs = {q.id: q for q in other.questions}
     shared = [i for i in mine if i in theirs]
     test = PairTest(baseline.version, other.version)
+    # Exact as the headline counts it: an ASK question only with its twin (scoring.scored.paired_exact).
+    right_a, right_b = paired_exact(baseline.questions), paired_exact(other.questions)
     for i in shared:
         a, b = mine[i], theirs[i]
         item = {"id": i, "question": a.question, "baseline_sparql": a.sparql, "other_sparql": b.sparql}
-        if b.exact and not a.exact:
+        if right_b[i] and not right_a[i]:
             test.won.append(item)
-        elif a.exact and not b.exact:
+        elif right_a[i] and not right_b[i]:
             test.lost.append(item)
     test.mcnemar_p = mcnemar_exact(len(test.lost), len(test.won))
     delta, low, high = paired_bootstrap_ci([mine[i].f1 for i in shared], [theirs[i].f1 for i in shared])

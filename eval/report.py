@@ -1,7 +1,8 @@
 """An evaluation report: the scored questions of one version on one split, its figures, and its files.
 
-Reports are cached by (version, split, LM, KB fingerprint) under the version's `reports/` folder (the
-pseudo-versions and `shipped` under `baselines/`), as JSON with a Markdown twin.
+Reports are cached under the version's `reports/` folder (the pseudo-versions and `shipped` under
+`baselines/`), as JSON with a Markdown twin, by what decides their answers: version, split and its records, LM,
+adapter, program settings, KB fingerprint and program code (`reuse_key`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class Report:
     created_at: str
     questions: list[ScoredQuestion] = field(default_factory=list)
     code_fingerprint: str = ""  # the program code that answered (eval.journal.code_fingerprint)
+    adapter: str = ""  # the sha256 of the version's LoRA adapter, when it has one
+    settings: dict[str, Any] = field(default_factory=dict)  # the ProgramSettings it ran with
 
     def summary(self) -> dict[str, float]:
         return summarise(self.questions)
@@ -48,10 +51,11 @@ class Report:
         for q in self.questions:
             for p in q.patterns:
                 groups[p].append(q)
-        return {p: summarise(groups[p]) for p in PATTERNS if p in groups}
+        return {p: summarise(groups[p], self.questions) for p in PATTERNS if p in groups}
 
     def per_language(self) -> dict[str, dict[str, float]]:
-        return {lang: summarise([q for q in self.questions if q.language == lang]) for lang in ("it", "en")}
+        return {lang: summarise([q for q in self.questions if q.language == lang], self.questions)
+                for lang in ("it", "en")}
 
     def outcomes(self) -> dict[str, int]:
         """Questions per outcome (right, partly right, or why wrong): see `eval.scoring.outcomes`."""
@@ -60,7 +64,8 @@ class Report:
     def to_json(self) -> dict[str, Any]:
         return {"version": self.version, "split": self.split, "lm": self.lm, "kb_fingerprint": self.kb_fingerprint,
                 "dataset_hash": self.dataset_hash, "created_at": self.created_at,
-                "code_fingerprint": self.code_fingerprint, "summary": self.summary(),
+                "code_fingerprint": self.code_fingerprint, "adapter": self.adapter, "settings": self.settings,
+                "summary": self.summary(),
                 "per_pattern": self.per_pattern(), "per_language": self.per_language(),
                 "outcomes": self.outcomes(), "questions": [q.to_json() for q in self.questions]}
 
@@ -68,12 +73,13 @@ class Report:
     def from_json(cls, data: dict[str, Any]) -> Report:
         return cls(data["version"], data["split"], data["lm"], data["kb_fingerprint"], data["dataset_hash"],
                    data["created_at"], [ScoredQuestion.from_json(q) for q in data["questions"]],
-                   data.get("code_fingerprint", ""))
+                   data.get("code_fingerprint", ""), data.get("adapter", ""), data.get("settings") or {})
 
     def to_markdown(self) -> str:
         s = self.summary()
         lines = [f"# Evaluation of {self.version} on {self.split}", "",
-                 f"LM `{self.lm}`, KB `{self.kb_fingerprint}`, dataset `{self.dataset_hash}`, code "
+                 f"LM `{self.lm}`" + (f", adapter `{self.adapter[:8]}`" if self.adapter else "")
+                 + f", KB `{self.kb_fingerprint}`, dataset `{self.dataset_hash}`, code "
                  f"`{self.code_fingerprint or '?'}`, {self.created_at}", "",
                  "| metric | value |", "|---|---|"]
         lines += [f"| {k} | {v:.3f} |" if isinstance(v, float) else f"| {k} | {v} |" for k, v in s.items()]
@@ -100,10 +106,18 @@ def report_dir(version: str, root: Path | None = None) -> Path:
     return root / name / "reports"
 
 
-def report_path(version: str, split: str, lm: str, fingerprint: str, root: Path | None = None) -> Path:
+def reuse_key(report: Report) -> str:
+    """What a saved report is reused for: the same split and records, LM, adapter, settings, KB and code."""
+    identity = {"split": report.split, "dataset": report.dataset_hash, "lm": report.lm, "adapter": report.adapter,
+                "settings": report.settings, "kb": report.kb_fingerprint, "code": report.code_fingerprint}
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:10]
+
+
+def report_path(report: Report, root: Path | None = None) -> Path:
+    """Where `report` is saved, and where a run with the same identity finds it to reuse."""
+    split = report.split
     split_name = _slug(Path(split).stem if split.endswith(".jsonl") else split)
-    key = hashlib.sha256(f"{split}|{lm}|{fingerprint}".encode()).hexdigest()[:10]
-    return report_dir(version, root) / f"{split_name}-{_slug(lm)}-{key}.json"
+    return report_dir(report.version, root) / f"{split_name}-{_slug(report.lm)}-{reuse_key(report)}.json"
 
 
 def save_report(report: Report, path: Path) -> None:

@@ -1,6 +1,7 @@
 """`eval run`: a program over a split, scored per question, aggregated, saved as JSON + Markdown.
 
-Reports are cached by (version, split, LM, KB fingerprint): `compare` reuses them; `force` re-runs. While a
+Reports are cached by what decides their answers (version, split and its records, LM, adapter, program
+settings, KB fingerprint, program code: `report.reuse_key`): `compare` reuses them; `force` re-runs. While a
 run is going, each scored question is journaled beside the report, so a stopped run resumes where it was.
 Pseudo-versions: `zero-shot` (no examples, no constraints, no ontology notes) and `static-rag`
 (retrieved examples, constraints and ontology notes, no compile; the same as `uncompiled`).
@@ -111,17 +112,19 @@ class _Run:
 
         program_version = "uncompiled" if version in PSEUDO_VERSIONS else version
         program = load(program_version, endpoint_url=endpoint_url, store=store, lm_object=lm_object, settings=settings)
-        fingerprint = program.runtime.endpoint.fingerprint()
         lm_id = program.generate.predict.lm.model  # a fine-tuned version runs on its own base + adapter
-        path = report_path(version, split_key, lm_id, fingerprint, root)
+        report = Report(version, split_key, lm_id, program.runtime.endpoint.fingerprint(), dataset_hash(records),
+                        datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                        code_fingerprint=code_fingerprint(),
+                        adapter=str((program.manifest.get("adapter") or {}).get("sha256", "")),
+                        settings=dataclasses.asdict(program.settings))
+        path = report_path(report, root)
         if path.exists() and not force:
             return cls(program, Report.from_json(json.loads(path.read_text(encoding="utf-8"))), path, True)
-        report = Report(version, split_key, lm_id, fingerprint, dataset_hash(records),
-                        datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                        code_fingerprint=code_fingerprint())
         journal = Journal(journal_path(path), {"version": version, "split": split_key, "lm": lm_id,
-                                               "kb_fingerprint": fingerprint, "dataset_hash": report.dataset_hash,
-                                               "code": report.code_fingerprint})
+                                               "kb_fingerprint": report.kb_fingerprint,
+                                               "dataset_hash": report.dataset_hash, "code": report.code_fingerprint,
+                                               "adapter": report.adapter, "settings": report.settings})
         if force:
             journal.discard()
         done = {q.id: q for q in (journal.read() if peek else journal.resume())}
@@ -148,7 +151,7 @@ def _track(report: Report, path: Path, tracking_uri: str | None) -> None:
     from nl2sparql.artifacts import tracking
 
     params = {"version": report.version, "split": report.split, "lm": report.lm, "kb_fingerprint": report.kb_fingerprint,
-              "code_fingerprint": report.code_fingerprint}
+              "code_fingerprint": report.code_fingerprint, "adapter": report.adapter}
     with tracking.run("eval", tracking_uri, params) as (mlflow, _):
         for key, value in report.summary().items():
             mlflow.log_metric(key, float(value))

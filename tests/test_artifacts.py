@@ -81,7 +81,8 @@ def test_shipped_version_is_complete_and_loads_into_the_current_program(tmp_path
 
     shipped = open_shipped()
     assert shipped.manifest["lm"] == "local/qwen-1.5b"  # compiled for the default local LM
-    assert shipped.manifest["dataset_hash"] == dataset_hash(load_dataset())
+    # Fine-tuned on the dataset as it was before the ASK twins were added (issue 28): every other record is as it was.
+    assert shipped.manifest["dataset_hash"] == dataset_hash([r for r in load_dataset() if not r.twin])
     assert effective_name("latest", tmp_path) == "shipped" and effective_name("uncompiled", tmp_path) == "uncompiled"
     state = json.loads(shipped.program_file.read_text())
     current = NL2SPARQL()

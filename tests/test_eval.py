@@ -55,6 +55,50 @@ def test_compare_refuses_different_splits_or_kbs_unless_allowed():
     assert compare_reports([a, b], allow_mismatch=True).tests[0].mcnemar_p == 1.0
 
 
+def test_compare_refuses_reports_of_other_code_unless_allowed_then_marks_them(tmp_path):
+    from click.testing import CliRunner
+
+    from nl2sparql.cli import main
+
+    files = []
+    for version, code in (("static-rag", "10506f0bee70"), ("v4", "6f1fe0580bc2")):
+        saved = report(version, [False, True])
+        saved.code_fingerprint = code
+        files.append(str(tmp_path / f"{version}.json"))
+        save_report(saved, tmp_path / f"{version}.json")
+    refused = CliRunner().invoke(main, ["eval", "compare", *files])
+    assert refused.exit_code == 2
+    assert refused.output.strip() == ("error: static-rag (code 10506f0bee70) and v4 (code 6f1fe0580bc2) were made by "
+                                      "different program code: run them again on this code, or pass "
+                                      "--allow-mismatch to compare them marked †")
+    allowed = CliRunner().invoke(main, ["eval", "compare", *files, "--allow-mismatch", "--json",
+                                        "--out", str(tmp_path / "out")])
+    assert allowed.exit_code == 0, allowed.output
+    assert json.loads(allowed.output)["other_code"] == ["v4"]
+    markdown = next((tmp_path / "out").glob("*.md")).read_text()
+    assert "| metric | static-rag | v4 † | Δ v4 † |" in markdown
+    assert ("† made by other program code than static-rag (code static-rag `10506f0bee70`, v4 `6f1fe0580bc2`)"
+            in markdown)
+    same = report("v5", [True, True])
+    same.code_fingerprint = "10506f0bee70"
+    assert compare_reports([report("static-rag", [True, False]), report("v1", [True, True])]).other_code == []
+    with pytest.raises(Nl2SparqlError, match="different program code"):
+        compare_reports([report("static-rag", [True, False]), same])
+
+
+def test_a_report_gives_the_slow_tail_of_seconds_per_question(tmp_path):
+    import dataclasses
+
+    slow = report("v4", [True] * 100)
+    slow.questions = [dataclasses.replace(q, seconds=float(i + 1)) for i, q in enumerate(slow.questions)]
+    slow.questions[-1] = dataclasses.replace(slow.questions[-1], seconds=372.0)
+    save_report(slow, tmp_path / "r.json")
+    summary = json.loads((tmp_path / "r.json").read_text())["summary"]
+    assert [summary[k] for k in ("p50_seconds", "p90_seconds", "p99_seconds", "max_seconds")] == [50.5, 90, 99, 372]
+    assert "| p90_seconds | 90.000 |" in (tmp_path / "r.md").read_text()
+    assert "| max_seconds | 372.000 |" in (tmp_path / "r.md").read_text()
+
+
 def test_report_files_are_written_atomically(tmp_path):
     path = tmp_path / "reports" / "test.json"
     save_report(report("v1", [True, False]), path)
@@ -167,6 +211,36 @@ def test_saved_reports_are_found_for_the_compare_tab(tmp_path):
     assert set(found) == {"v1", "zero-shot"} and found["v1"].name == "test-dummy-1.json"
 
 
+def same_run_report(version, split, limit, lm, endpoint, exacts, **changes):
+    """A report with the identity a run of `version` on this code, KB and records would have (so it is reused)."""
+    import dataclasses
+
+    from nl2sparql.data.dataset import dataset_hash
+    from nl2sparql.eval.journal import code_fingerprint
+    from nl2sparql.eval.report import PSEUDO_VERSIONS
+    from nl2sparql.eval.runner import split_records
+
+    records = split_records(split)[:limit]
+    saved = Report(version, f"{split}[:{limit}]", lm, endpoint.fingerprint(), dataset_hash(records), "2026-11-23",
+                   [question(i, e) for i, e in enumerate(exacts)], code_fingerprint(), "",
+                   dataclasses.asdict(PSEUDO_VERSIONS[version]))
+    return dataclasses.replace(saved, **changes)
+
+
+def test_a_saved_report_is_reused_only_for_the_same_code_lm_adapter_and_settings(endpoint):
+    import dataclasses
+
+    from nl2sparql.eval.report import report_path
+
+    saved = same_run_report("static-rag", "dev", 3, "local/qwen-1.5b", endpoint, [True])
+    others = [dataclasses.replace(saved, code_fingerprint="0123456789ab"), dataclasses.replace(saved, lm="other"),
+              dataclasses.replace(saved, adapter="9b584875"), dataclasses.replace(saved, dataset_hash="other"),
+              dataclasses.replace(saved, settings={**saved.settings, "candidates": 3})]
+    paths = {report_path(r) for r in [saved, *others]}
+    assert len(paths) == 6
+    assert report_path(dataclasses.replace(saved, questions=[], created_at="later")) == report_path(saved)
+
+
 def test_eval_compare_json_and_artifacts_list_from_the_command_line(endpoint, kb_store, tmp_path, monkeypatch):
     from click.testing import CliRunner
 
@@ -176,9 +250,8 @@ def test_eval_compare_json_and_artifacts_list_from_the_command_line(endpoint, kb
     monkeypatch.setenv(ARTIFACTS_ENV, str(tmp_path))
     lm = "local/qwen-1.5b"  # the default LM: saved reports are reused, so it is never loaded
     for version, exacts in (("zero-shot", [False, False, True]), ("static-rag", [True, True, True])):
-        saved = Report(version, "dev[:3]", lm, endpoint.fingerprint(), "h", "2026-11-23",
-                       [question(i, e) for i, e in enumerate(exacts)])
-        save_report(saved, report_path(version, "dev[:3]", lm, endpoint.fingerprint(), tmp_path))
+        saved = same_run_report(version, "dev", 3, lm, endpoint, exacts)
+        save_report(saved, report_path(saved, tmp_path))
     result = CliRunner().invoke(main, ["eval", "compare", "zero-shot", "static-rag", "--split", "dev", "--limit", "3",
                                        "--store", str(kb_store), "--json"])
     assert result.exit_code == 0, result.output

@@ -39,7 +39,7 @@ def test_correct_shapes_lint_clean():
 
 
 def test_gold_queries_lint_clean():
-    """Three gold queries per pattern (the full set is 455 queries, ~30 s)."""
+    """Three gold queries per pattern (the full set is 497 queries, ~10 s)."""
     records = load_dataset()
     sample = {r.id: r for p in PATTERNS for r in [r for r in records if p in r.patterns][:3]}
     offenders = {rid: lint(r.sparql) for rid, r in sample.items() if lint(r.sparql)}

@@ -27,7 +27,8 @@ results = _load_results()
 TINY = {
     "version": "v9", "split": "test", "lm": "local/qwen-0.5b+lora-abcd1234",
     "summary": {"questions": 4, "execution_accuracy": 0.5, "mean_f1": 0.625, "valid_sparql_rate": 0.75,
-                "lm_calls_per_question": 1.25, "tokens_per_question": 1234.4, "p50_seconds": 3.96},
+                "lm_calls_per_question": 1.25, "tokens_per_question": 1234.4, "p50_seconds": 3.96,
+                "p90_seconds": 12.04, "max_seconds": 371.6},
     "per_language": {"it": {"execution_accuracy": 1.0}, "en": {"execution_accuracy": 0.0}},
     "outcomes": {"exact": 2, "empty": 1, "invalid": 1},
 }
@@ -46,7 +47,7 @@ def test_readme_headline_matches_the_runs():
 def test_a_report_renders_to_a_row_with_its_figures():
     row = results.report_row(TINY, ["exact", "partial", "empty", "invalid"])
     assert row == ["v9", "`local/qwen-0.5b+lora-abcd1234`", "4", "0.500", "0.625", "0.750", "1.25", "1,234",
-                   "4.0", "1.000 / 0.000", "2", "–", "1", "1"]
+                   "4.0 / 12.0 / 372", "1.000 / 0.000", "2", "–", "1", "1"]
 
 
 def test_paired_row_counts_wins_and_losses_on_shared_questions():
@@ -57,6 +58,16 @@ def test_paired_row_counts_wins_and_losses_on_shared_questions():
     row = results.pair_row(report("static-rag", [True, False, False, True]), report("v9", [True, True, True, False]))
     assert row[:6] == ["v9", "`m`", "static-rag", "4", "2", "1"]
     assert row[7] == "+0.250"
+
+
+def test_paired_row_counts_an_ask_twin_right_only_with_its_twin_and_marks_other_code():
+    baseline = {"version": "static-rag", "lm": "m", "code_fingerprint": "aaa", "questions": [
+        {"id": "a", "exact": True, "f1": 1.0, "twin": "a-twin"}, {"id": "a-twin", "exact": False, "f1": 0.0,
+                                                                    "twin": "a"}]}
+    other = {"version": "v9", "lm": "m", "code_fingerprint": "bbb", "questions": [
+        {"id": "a", "exact": True, "f1": 1.0, "twin": "a-twin"}, {"id": "a-twin", "exact": True, "f1": 1.0,
+                                                                    "twin": "a"}]}
+    assert results.pair_row(baseline, other)[:6] == ["v9 †", "`m`", "static-rag", "2", "2", "0"]
 
 
 def test_an_unknown_placeholder_is_named(tmp_path):
@@ -81,3 +92,12 @@ def test_relative_links_point_to_files(page):
               if not re.match(r"[a-z][a-z0-9+.-]*:|#", target)
               and not (page.parent / unquote(target.split("#", 1)[0])).exists()]
     assert not broken, f"{page.relative_to(ROOT)} links to missing files: {broken}"
+
+
+def test_the_dataset_counts_are_written_from_the_dataset():
+    from nl2sparql.data.dataset import load_dataset
+
+    records = load_dataset()
+    line = results.fill("dataset", None, BENCH)
+    assert line.startswith(f"{len(records)} question/SPARQL pairs ({sum(r.split == 'train' for r in records)} train")
+    assert f"{sum(bool(r.twin) for r in records)} of them the contrastive twins" in line

@@ -34,7 +34,7 @@ class ExecutionMetric:
         if not getattr(prediction, "ok", True):
             return Score.zero("; ".join(getattr(prediction, "errors", []) or ["no valid query"]))
         return execution_score(self.gold.endpoint, record.sparql, record.answer_variables, sparql,
-                               gold_result=self.gold.get(record.sparql))
+                               gold_result=self.gold.get(record.sparql), run_gold=self.gold.get)
 
     def __call__(self, example, prediction, trace=None) -> float | bool:
         score = self.score(example, prediction)

@@ -16,7 +16,8 @@ def score_question(program, metric, example: dspy.Example) -> ScoredQuestion:
     record = metric.records[example.record_id]
     started = time.perf_counter()
     asked = {"id": record.id, "language": example.get("language", "it"), "question": example.question,
-             "patterns": tuple(record.patterns), "gold_sparql": record.sparql}
+             "patterns": tuple(record.patterns), "gold_sparql": record.sparql,
+             "twin": record.twin or next((r.id for r in metric.records.values() if r.twin == record.id), "")}
     try:
         prediction = program(**example.inputs())
         score = metric.score(example, prediction)

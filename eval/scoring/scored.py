@@ -17,6 +17,7 @@ class ScoredQuestion:
     question: str
     patterns: tuple[str, ...]
     gold_sparql: str
+    twin: str = ""  # an ASK question's contrastive twin (the same question, the other answer): see summarise
     sparql: str = ""
     valid: bool = False
     error: str = ""
@@ -63,16 +64,37 @@ def count_outcomes(questions: Iterable[ScoredQuestion]) -> dict[str, int]:
     return {outcome.value: counts.get(outcome, 0) for outcome in Outcome}
 
 
-def summarise(questions: list[ScoredQuestion]) -> dict[str, float]:
+def paired_exact(questions: Iterable[ScoredQuestion]) -> dict[str, bool]:
+    """Each question's exactness with its twin: an ASK question is right only when its twin, the same question
+    whose answer is the other boolean, is right too (a query that ignores the condition cannot be right on
+    both). A question without a twin among these questions (none, or cut off by --limit) counts alone."""
+    by_id = {q.id: q for q in questions}
+    return {q.id: q.exact and (by_id[q.twin].exact if q.twin in by_id else True) for q in by_id.values()}
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value at `fraction` of the sorted values (nearest rank, as bench/latency.py's p95)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def summarise(questions: list[ScoredQuestion], among: list[ScoredQuestion] | None = None) -> dict[str, float]:
+    """The figures of `questions`; `execution_accuracy` pairs ASK twins (found in `among`, default the questions
+    themselves, so a per-pattern figure still sees a twin of another pattern), `execution_accuracy_per_record`
+    does not."""
     if not questions:
         return {"questions": 0}
     n = len(questions)
-    return {"questions": n, "execution_accuracy": sum(q.exact for q in questions) / n,
+    paired = paired_exact(among if among is not None else questions)
+    seconds = [q.seconds for q in questions]
+    return {"questions": n, "execution_accuracy": sum(paired.get(q.id, q.exact) for q in questions) / n,
+            "execution_accuracy_per_record": sum(q.exact for q in questions) / n,
             "mean_f1": statistics.mean(q.f1 for q in questions),
             "valid_sparql_rate": sum(q.valid for q in questions) / n,
             "lm_calls_per_question": statistics.mean(q.calls for q in questions),
             "prompt_tokens_per_question": statistics.mean(q.prompt_tokens for q in questions),
             "completion_tokens_per_question": statistics.mean(q.completion_tokens for q in questions),
             "tokens_per_question": statistics.mean(q.tokens for q in questions),
-            "p50_seconds": statistics.median(q.seconds for q in questions),
-            "mean_seconds": statistics.mean(q.seconds for q in questions)}
+            "p50_seconds": statistics.median(seconds), "p90_seconds": percentile(seconds, 0.90),
+            "p99_seconds": percentile(seconds, 0.99), "max_seconds": max(seconds),
+            "mean_seconds": statistics.mean(seconds)}

@@ -25,7 +25,8 @@ def _eval_options(func):
         click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the store."),
         store_option,
         click.option("--limit", type=int, default=None, help="Only the first N questions of the split."),
-        click.option("--force", is_flag=True, help="Re-run even when a report (or a stopped run's journal) for this version/split/LM/KB exists."),
+        click.option("--force", is_flag=True, help="Re-run even when a report (or a stopped run's journal) exists "
+                     "for this version, split, LM, adapter, settings, KB and code."),
         click.option("--tracking-uri", default=None, help=f"MLflow tracking URI (default: sqlite under ${HOME_ENV})."),
     ]):
         func = option(func)
@@ -81,7 +82,8 @@ def eval_run(version: str, split: str, lm: str | None, url: str | None, store_pa
 @eval_group.command("compare")
 @click.argument("versions", nargs=-1, required=True)
 @_eval_options
-@click.option("--allow-mismatch", is_flag=True, help="Compare reports made on different splits or KB fingerprints.")
+@click.option("--allow-mismatch", is_flag=True,
+              help="Compare reports made on different splits, KB fingerprints or program code (marked †).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Folder for the Markdown report and PNG chart (default: beside the last version's reports).")
 @click.option("--so-far", is_flag=True, help="Run nothing: compare what finished reports and the journals of "
@@ -91,7 +93,9 @@ def eval_compare(versions: tuple[str, ...], split: str, lm: str | None, url: str
                  limit: int | None, force: bool, tracking_uri: str | None, allow_mismatch: bool, out: Path | None,
                  so_far: bool, as_json: bool) -> None:
     """Compare VERSIONS (two or more) on the same split: runs what has no report yet, then tables,
-    exact McNemar on exact match, paired bootstrap CI on F1, flipped questions and a chart."""
+    exact McNemar on exact match, paired bootstrap CI on F1, flipped questions and a chart.
+
+    VERSIONS may instead be saved report files (`reports/*.json`): they are compared as they are, nothing runs."""
     from nl2sparql.eval.comparison import compare_reports, write_outputs
     from nl2sparql.eval.report import report_dir
     from nl2sparql.eval.runner import run_evals, split_records
@@ -101,16 +105,21 @@ def eval_compare(versions: tuple[str, ...], split: str, lm: str | None, url: str
         raise Nl2SparqlError("compare needs at least two versions")
     if so_far and force:
         raise Nl2SparqlError("--so-far reads what is there; it cannot be combined with --force")
-    total = len(split_records(split)[:limit])
-    progress, on_result = _progress_callback(make_console(stderr=True), total)
-    with progress:  # versions take turns question by question: a stopped compare resumes with all of them level
-        reports = [report for report, _, _ in run_evals(
-            list(versions), split, lm_object=resolve_lm(lm, cache=False), endpoint_url=url, store=store_path, force=force,
-            limit=limit, on_result=on_result, tracking_uri=tracking_uri, so_far=so_far)]
+    if any(v.endswith(".json") for v in versions):
+        reports = _read_reports(versions)
+        default_out = Path(versions[-1]).parent
+    else:
+        total = len(split_records(split)[:limit])
+        progress, on_result = _progress_callback(make_console(stderr=True), total)
+        with progress:  # versions take turns question by question: a stopped compare resumes with all of them level
+            reports = [report for report, _, _ in run_evals(
+                list(versions), split, lm_object=resolve_lm(lm, cache=False), endpoint_url=url, store=store_path,
+                force=force, limit=limit, on_result=on_result, tracking_uri=tracking_uri, so_far=so_far)]
+        default_out = report_dir(versions[-1])
     if not reports[0].questions:
         raise Nl2SparqlError("no question has been answered by every version yet: run the compare without --so-far")
     comparison = compare_reports(reports, allow_mismatch=allow_mismatch)
-    markdown, chart = write_outputs(comparison, out or report_dir(versions[-1]))
+    markdown, chart = write_outputs(comparison, out or default_out)
     if as_json:
         click.echo(json.dumps({
             **comparison.to_json(),
@@ -121,3 +130,20 @@ def eval_compare(versions: tuple[str, ...], split: str, lm: str | None, url: str
     console = make_console()
     console.print(Markdown(comparison.to_markdown()))
     console.print(f"[dim]report: {markdown}\nchart: {chart}[/dim]")
+
+
+def _read_reports(paths: tuple[str, ...]) -> list:
+    """Saved reports named on the command line (all of them files: a version name cannot be mixed in)."""
+    from nl2sparql.eval.report import Report
+
+    if not all(p.endswith(".json") for p in paths):
+        raise Nl2SparqlError("compare either versions or saved report files (.json), not both")
+    reports = []
+    for name in paths:
+        try:
+            reports.append(Report.from_json(json.loads(Path(name).read_text(encoding="utf-8"))))
+        except OSError as error:
+            raise Nl2SparqlError(f"cannot read the report {name}: {error.strerror}") from None
+        except (ValueError, KeyError):
+            raise Nl2SparqlError(f"{name} is not an eval report (reports/*.json written by eval run)") from None
+    return reports
