@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.retrieval.patterns import _QUOTED
 
@@ -64,11 +66,27 @@ def _found(pattern: re.Pattern, text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m.group(0) for m in pattern.finditer(text)))
 
 
-def nearest_similarity(retriever, question: str) -> float:
-    """The cosine similarity of the question to the closest wording of a question the retriever indexes."""
+@dataclass(frozen=True)
+class QuestionIndex:
+    """Questions of one kind (those LiITA cannot answer) as unit vectors, to measure how close a question is."""
+
+    texts: tuple[str, ...]
+    vectors: np.ndarray
+
+    @classmethod
+    def build(cls, texts: list[str], embedder) -> QuestionIndex:
+        return cls(tuple(texts), embedder.encode_passages(list(texts)))
+
+    def nearest(self, vector: np.ndarray) -> float:
+        return float((self.vectors @ vector).max()) if len(self.texts) else -1.0
+
+
+def similarity_margin(question: str, retriever, off_topic: QuestionIndex) -> tuple[float, float]:
+    """How close the question is to the closest question the retriever indexes (ones LiITA answers) and to the
+    closest known off-topic question (cosine similarities); the first minus the second is the margin."""
     vector = retriever.embedder.encode_queries([question])
     similarities, _ = retriever.index.search(vector, 1)
-    return float(similarities[0][0])
+    return float(similarities[0][0]), off_topic.nearest(vector[0])
 
 
 def off_topic_answer(language: str, cues: ScopeCues | None = None) -> str:
