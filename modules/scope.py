@@ -50,13 +50,12 @@ class CheckScope(dspy.Module):
         from dspy.utils.exceptions import AdapterParseError
 
         try:
-            out = self.predict(question=question)
+            in_scope = bool(self.predict(question=question).in_scope)
         except AdapterParseError:  # a small model's unreadable answer: the question keeps its chance
             return dspy.Prediction(in_scope=True, reason="unsure, and the LM's answer was unreadable", stage="lm",
                                    lm_calls=1)
-        reason = " ".join(str(out.reason or "").split())[:200]
-        return dspy.Prediction(in_scope=bool(out.in_scope), reason=reason or "the LM's judgement", stage="lm",
-                               lm_calls=1)
+        reason = "the words did not settle it; the LM judged it " + ("in scope" if in_scope else "off topic")
+        return dspy.Prediction(in_scope=in_scope, reason=reason, stage="lm", lm_calls=1)
 
 
 def by_words(evidence: ScopeEvidence) -> tuple[bool, str] | None:

@@ -11,4 +11,3 @@ class JudgeScope(dspy.Signature):
 
     question: str = dspy.InputField()
     in_scope: bool = dspy.OutputField()
-    reason: str = dspy.OutputField(desc="a few words")

@@ -14,7 +14,7 @@ from dspy.utils.dummies import DummyLM
 from nl2sparql.cli import main
 from nl2sparql.data.dataset import load_dataset
 from nl2sparql.data.off_topic import load_off_topic, off_topic_problems
-from nl2sparql.errors import QuestionRejected
+from nl2sparql.errors import DatasetError, QuestionRejected
 from nl2sparql.modules.program import NL2SPARQL, ProgramSettings
 from nl2sparql.modules.runtime import Runtime
 from nl2sparql.modules.scope import CheckScope
@@ -42,7 +42,7 @@ def runtime():
 
 def in_scope_lm(n: int = 200) -> DummyLM:
     """A DummyLM that answers 'in scope' whenever the relevance step asks it."""
-    return DummyLM([{"in_scope": "True", "reason": "it is about words"}] * n)
+    return DummyLM([{"in_scope": "True"}] * n)
 
 
 @pytest.mark.parametrize("name", sorted(EMPTY))
@@ -136,3 +136,49 @@ def test_the_step_can_be_turned_off_and_is_saved_with_the_program(runtime, tmp_p
     loaded = NL2SPARQL(runtime=runtime)
     loaded.load(str(tmp_path / "program.json"))
     assert loaded.scope.predict.signature.instructions == "In or out?"
+
+
+def test_the_local_engine_constrains_the_lm_stage_to_a_yes_or_no(tmp_path_factory):
+    import os
+    from pathlib import Path
+
+    from llama_cpp import Llama
+
+    from nl2sparql.modules.grammar import SCOPE_GRAMMAR, GrammarChecker, asks_for_scope
+    from nl2sparql.modules.local_lm import LOCAL_MODELS, assemble
+    from nl2sparql.paths import MODELS_ENV
+    from nl2sparql.signatures import GenerateSparql, JudgeScope
+
+    adapter = dspy.ChatAdapter()
+    assert asks_for_scope(adapter.format(JudgeScope, [], {"question": "Blip?"}))
+    assert not asks_for_scope(adapter.format(GenerateSparql, [], dict.fromkeys(GenerateSparql.input_fields, "x")))
+    folder = Path(os.environ.get(MODELS_ENV) or tmp_path_factory.mktemp("models"))
+    llama = Llama(model_path=str(assemble(LOCAL_MODELS["qwen-0.5b"], folder)), vocab_only=True, verbose=False)
+    try:
+        checker = GrammarChecker(llama, SCOPE_GRAMMAR)
+        for value in (True, False):
+            assert checker.accepts(adapter.format_assistant_message_content(JudgeScope, {"in_scope": value}).rstrip())
+        refused = ["Yes, it is in scope.", "[[ ## in_scope ## ]]\nYes\n\n[[ ## completed ## ]]",
+                   "[[ ## in_scope ## ]]\nTrue, it asks about words\n\n[[ ## completed ## ]]"]
+        assert not any(checker.accepts(text) for text in refused)
+    finally:
+        llama.close()
+
+
+def test_a_broken_off_topic_file_names_each_problem(tmp_path):
+    from nl2sparql.data.off_topic import load_off_topic, off_topic_problems
+
+    lines = [json.dumps({"id": "a", "question": "Che ore sono?", "language": "it", "kind": "chat", "split": "train"}),
+             json.dumps({"id": "a", "question": "che ore sono", "language": "fr", "kind": "chat", "split": "dev"}),
+             json.dumps({"id": "b", "question": "What time is it?", "language": "en", "kind": "gossip",
+                         "split": "later"})]
+    path = tmp_path / "off_topic.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    problems = off_topic_problems(load_off_topic(path))
+    for expected in [("a", "language 'fr' is not one of it, en"), ("b", "kind 'gossip' is not one of weather, "
+                     "arithmetic, knowledge, people, code, chat, near-miss, nonsense"), ("a", "id used more than once"),
+                     ("a", "question used more than once"), ("(file)", "no question has split 'test'")]:
+        assert expected in problems
+    path.write_text(lines[0][:-3] + "\n", encoding="utf-8")
+    with pytest.raises(DatasetError, match="off_topic.jsonl:1: not valid JSON"):
+        load_off_topic(path)
