@@ -38,12 +38,12 @@ class CheckScope(dspy.Module):
         self.predict = dspy.Predict(JudgeScope)
 
     def forward(self, question: str) -> dspy.Prediction:
-        decided = by_words(scope_evidence(question))
+        decided, stage = by_words(scope_evidence(question)), "words"
         if decided is None:
             similar, off = similarity_margin(question, self.runtime.retriever, self.runtime.off_topic)
-            decided = by_similarity(similar, off, self.rules)
+            decided, stage = by_similarity(similar, off, self.rules), "similarity"
         if decided is not None:
-            return dspy.Prediction(in_scope=decided[0], reason=decided[1], stage="rules", lm_calls=0)
+            return dspy.Prediction(in_scope=decided[0], reason=decided[1], stage=stage, lm_calls=0)
         return self._ask(question)
 
     def _ask(self, question: str) -> dspy.Prediction:
