@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import dspy
 from nl2sparql.modules.answer import Answer
 from nl2sparql.retrieval.language import guess_language
-from nl2sparql.retrieval.scope import ScopeEvidence, load_scope_cues, off_topic_answer, scope_evidence, \
-    similarity_margin
+from nl2sparql.retrieval.scope import (ScopeEvidence, load_scope_cues, off_topic_answer, scope_evidence,
+                                      similarity_margin)
 from nl2sparql.signatures import JudgeScope
 
 
