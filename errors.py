@@ -44,3 +44,7 @@ class ArtifactError(Nl2SparqlError):
 
 class InputError(Nl2SparqlError):
     """A tool or option got a value of the wrong type, size or range."""
+
+
+class QuestionRejected(InputError):
+    """The question is empty, has no words, is too long or holds control characters: refused before any LM call."""

@@ -5,12 +5,13 @@
 
 The prose, and the figures that have no run file, are in bench/RESULTS.in.md. Its placeholders are filled
 from the eval reports (bench/eval-runs/**/reports/*.json), the fine-tuned versions' manifests
-(bench/eval-runs/v*/manifest.json) and the latency runs (bench/latency-runs/*.json):
+(bench/eval-runs/v*/manifest.json), the latency runs (bench/latency-runs/*.json) and the scope runs:
 
     {{reports:SPLIT}}   one row per report on SPLIT (test, generalization, dev: dev[:34] counts as dev)
     {{pairs:SPLIT}}     each report against static-rag (or the first) on the same questions, and the comparisons
     {{finetuned}}       one row per version with an adapter in its manifest
     {{latency}}         one row per latency run
+    {{scope}}           one row per run of the relevance step (bench/scope-runs/*.json)
     {{headline}}        the README's table: test and generalization of static-rag and the fine-tuned versions
     {{dataset}}         the dataset's pairs per split and its ASK twins (data/dataset/*.jsonl)
 """
@@ -234,6 +235,24 @@ def latency_table(runs: list[Saved], bench: Path) -> str:
     return table(header, rows)
 
 
+def scope_table(runs: list[Saved], bench: Path) -> str:
+    header = ["run", "version (LM)", "off-topic test answered as off-topic", "in-scope dev + test refused",
+              "generalization refused", "off-topic answer s: median / p90 / max",
+              "decided by words / similarity / LM: off-topic; in scope", "warm-up s"]
+    rows = []
+    for saved in sorted(runs, key=lambda s: s.data["label"]):
+        run, s = saved.data, saved.data["summary"]
+        stages = "; ".join(" / ".join(str(counts[k]) for k in ("words", "similarity", "lm"))
+                           for counts in (s["stages_off_topic"], s["stages_in_scope"]))
+        rows.append([f"[{run['label']}]({link(saved.path, bench)})", f"{run['setting']['version']} "
+                     f"(`{run['setting']['lm']}`)",
+                     f"{s['answered_off_topic']}/{s['off_topic_questions']} = {s['off_topic_share']:.3f}",
+                     f"{s['refused']}/{s['in_scope_questions']} = {s['refused_share']:.3f}",
+                     f"{s['generalization_refused']}/{s['generalization_questions']}",
+                     f"{s['p50_s']:.4f} / {s['p90_s']:.4f} / {s['max_s']:.2f}", stages, f"{run['warm_up_seconds']:.1f}"])
+    return table(header, rows)
+
+
 def headline_table(reports: list[Saved], manifests: list[Saved]) -> str:
     """static-rag against every fine-tuned version: test accuracy, validity, seconds, and generalization."""
     def first(version: str, split: str) -> dict | None:
@@ -271,12 +290,14 @@ def fill(name: str, argument: str | None, bench: Path) -> str:
         return finetuned_table(load_manifests(bench), bench)
     if name == "latency":
         return latency_table(load_json(bench.glob("latency-runs/*.json")), bench)
+    if name == "scope":
+        return scope_table(load_json(bench.glob("scope-runs/*.json")), bench)
     if name == "headline":
         return headline_table(load_reports(bench), load_manifests(bench))
     if name == "dataset":
         return dataset_counts()
     raise ValueError(f"unknown placeholder {{{{{name}{':' + argument if argument else ''}}}}} in RESULTS.in.md; "
-                     "known: reports:SPLIT, pairs:SPLIT, finetuned, latency, headline, dataset")
+                     "known: reports:SPLIT, pairs:SPLIT, finetuned, latency, scope, headline, dataset")
 
 
 def render_results(bench: Path = BENCH) -> str:

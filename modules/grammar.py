@@ -130,6 +130,17 @@ def catalog_grammar(path: Path = ONTOLOGY_FILE) -> str:
     return chat_sparql_grammar(prefixes, terms)
 
 
+# The relevance step's answer (signatures/scope.py): a yes or no, nothing else.
+SCOPE_GRAMMAR = 'root ::= "[[ ## in_scope ## ]]\\n" ("True" | "False") "\\n\\n[[ ## completed ## ]]"'
+_ASKS_FOR_SCOPE = re.compile(r"starting with the field `\[\[ ## in_scope ## \]\]`")
+
+
+def asks_for_scope(messages: list[dict]) -> bool:
+    """Whether a chat request is the relevance step's (the `in_scope` field first, in ChatAdapter's format)."""
+    last_user = next((m for m in reversed(messages) if m.get("role") == "user"), None)
+    return bool(last_user and _ASKS_FOR_SCOPE.search(last_user.get("content") or ""))
+
+
 def asks_for_sparql(messages: list[dict]) -> bool:
     """Whether a chat request asks for the `sparql` field alone, in ChatAdapter's format (generate, repair)."""
     last_user = next((m for m in reversed(messages) if m.get("role") == "user"), None)

@@ -46,6 +46,7 @@ DEFAULT_LOCAL_MODEL = "qwen-1.5b"
 # Tokens a `sparql` answer may take: the longest gold query is 363 tokens with its PREFIX lines (Qwen2.5's
 # tokenizer), the adapter's markers 12 more.
 SPARQL_MAX_TOKENS = 400
+SCOPE_MAX_TOKENS = 24  # the relevance step's yes or no between the adapter's markers
 _ASSEMBLY_LOCK = threading.Lock()
 
 
@@ -247,6 +248,8 @@ class LlamaCppEngine:
             if constrained:
                 max_tokens = min(max_tokens, SPARQL_MAX_TOKENS)  # never more than the longest gold query
             greedy = self._grammar_processor(llama, temperature) if constrained else None
+            if greedy is None and self._judges_scope(messages):  # a yes or no, quickly
+                greedy, max_tokens = self._scope_processor(llama), min(max_tokens, SCOPE_MAX_TOKENS)
             try:
                 out = llama.create_chat_completion(
                     messages=messages, max_tokens=max_tokens, temperature=temperature,
@@ -271,6 +274,17 @@ class LlamaCppEngine:
         from nl2sparql.modules.grammar import asks_for_sparql
 
         return self.settings.grammar and asks_for_sparql(messages)
+
+    def _judges_scope(self, messages: list[dict]) -> bool:
+        from nl2sparql.modules.grammar import asks_for_scope
+
+        return self.settings.grammar and self.settings.prompt_lookup == 0 and asks_for_scope(messages)
+
+    @staticmethod
+    def _scope_processor(llama) -> Any:
+        from nl2sparql.modules.grammar import SCOPE_GRAMMAR, GreedyGrammar
+
+        return GreedyGrammar(llama, SCOPE_GRAMMAR)
 
     def _grammar_processor(self, llama, temperature: float) -> Any:
         """The grammar as a logits processor that checks only the tokens it would pick (greedy, or a Gumbel-max

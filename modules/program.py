@@ -10,8 +10,10 @@ from dataclasses import dataclass
 import dspy
 from nl2sparql.modules.answer import answer_for
 from nl2sparql.modules.fixes import retag_dialect_words
+from nl2sparql.modules.question import check_question
 from nl2sparql.modules.refine import Context, GenerateAndRepair
 from nl2sparql.modules.runtime import Runtime
+from nl2sparql.modules.scope import CheckScope, off_topic_prediction
 from nl2sparql.modules.steps import Analyze, Generate, Repair, describe
 from nl2sparql.retrieval.constraints import format_constraints, select_constraints
 from nl2sparql.retrieval.language import guess_language
@@ -38,6 +40,9 @@ class ProgramSettings:
     # repair runs only when none of them returns rows. 0: off.
     candidates: int = 0
     candidate_temperature: float = 0.7
+    # The relevance step before generate (modules/scope.py): an off-topic question is answered with what the
+    # knowledge base holds, without SPARQL. False: every question goes to generate.
+    check_scope: bool = True
 
 
 class NL2SPARQL(dspy.Module):
@@ -52,6 +57,7 @@ class NL2SPARQL(dspy.Module):
         self.version = version
         self.manifest = dict(manifest or {})
         self.analyze = Analyze(use_lm=self.settings.analyze_with_lm)
+        self.scope = CheckScope(self.runtime)
         self.generate = Generate()
         self.repair = Repair()
         # After generate and repair, so the saved state keeps naming their predictors generate.* and repair.*.
@@ -73,9 +79,14 @@ class NL2SPARQL(dspy.Module):
     def forward(self, question: str, exclude_ids: tuple[str, ...] | frozenset = ()) -> dspy.Prediction:
         from dspy.utils.usage_tracker import UsageTracker
 
+        question = check_question(question)
         started = time.perf_counter()
         tracker = UsageTracker()
         with dspy.context(usage_tracker=tracker):
+            scope = self.scope(question=question) if self.settings.check_scope else None
+            if scope is not None and not scope.in_scope:
+                return off_topic_prediction(question, scope, _usage(scope.lm_calls, tracker),
+                                            time.perf_counter() - started)
             analysis, grounding, context = self._prepare(question, exclude_ids)
             written = self.write(question=question, inputs=_generate_inputs(question, analysis, context),
                                  context=context, settings=self.settings)
@@ -89,8 +100,13 @@ class NL2SPARQL(dspy.Module):
             attempts=attempts, errors=[f"{a.outcome}: {a.detail}" for a in attempts if a.outcome != "ok"],
             grounding=[g.to_json() for g in grounding],
             notes=_notes(grounding, question),
-            ok=best.outcome in ("ok", "lint", "empty"), usage=_usage(analysis.lm_calls + written.calls, tracker),
+            ok=best.outcome in ("ok", "lint", "empty"), in_scope=True, scope_reason=scope.reason if scope else "",
+            usage=_usage(analysis.lm_calls + written.calls + (scope.lm_calls if scope else 0), tracker),
             seconds=time.perf_counter() - started)
+
+    def load_state(self, state, **options):
+        """A program saved before the relevance step existed keeps the step's fresh predictor."""
+        return super().load_state({"scope.predict": self.scope.predict.dump_state(), **state}, **options)
 
     def generate_messages(self, question: str, exclude_ids: tuple[str, ...] | frozenset = ()) -> list[dict]:
         """The chat messages the generate step sends for `question` (what a fine-tuned model learns from)."""

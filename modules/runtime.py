@@ -24,13 +24,14 @@ class RuntimeConfig:
 
 class Runtime:
     def __init__(self, config: RuntimeConfig | None = None, *, endpoint: Endpoint | None = None,
-                 retriever=None, ontology=None, lexicon=None, dialect_lexicons=None) -> None:
+                 retriever=None, ontology=None, lexicon=None, dialect_lexicons=None, off_topic=None) -> None:
         self.config = config or RuntimeConfig()
         self._endpoint = endpoint
         self._retriever = retriever
         self._ontology = ontology
         self._lexicon = lexicon
         self._dialect_lexicons = dialect_lexicons
+        self._off_topic = off_topic
         self._lock = threading.RLock()
 
     def __deepcopy__(self, memo) -> Runtime:
@@ -84,6 +85,18 @@ class Runtime:
 
                 self._dialect_lexicons = dialect_lexicons(self.endpoint)
             return self._dialect_lexicons
+
+    @property
+    def off_topic(self):
+        """The off-topic questions of the indexed splits (data/off_topic.jsonl), embedded as the retriever's are."""
+        with self._lock:
+            if self._off_topic is None:
+                from nl2sparql.data.off_topic import load_off_topic
+                from nl2sparql.retrieval.scope import QuestionIndex
+
+                texts = [q.question for q in load_off_topic() if q.split in self.config.index_splits]
+                self._off_topic = QuestionIndex.build(texts, self.retriever.embedder)
+            return self._off_topic
 
     def close(self) -> None:
         if self._endpoint is not None:

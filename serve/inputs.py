@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from nl2sparql.errors import InputError
+from nl2sparql.modules.question import MAX_QUESTION_CHARS
 
-MAX_QUESTION_CHARS = 2_000
 MAX_SEARCH_CHARS = 500
 MAX_SPARQL_CHARS = 20_000  # the guard's default; the endpoint's own limit applies where one is open
 MAX_K = 20

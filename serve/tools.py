@@ -57,9 +57,9 @@ class Toolbox:
     def translate(self, question: str, version: str | None = None) -> dict[str, Any]:
         """Question → SPARQL, executed, with a readable answer, the rows and every attempt."""
         from nl2sparql.modules.answer import prediction_json
+        from nl2sparql.modules.question import check_question
 
-        question = inputs.text(question, "question", inputs.MAX_QUESTION_CHARS)
-        out = self.program(version)(question)
+        out = self.program(version)(check_question(question))
         answer = out.readable
         data = prediction_json(out)
         data.pop("result")  # the table below says the same, with labels for IRIs

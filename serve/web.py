@@ -37,13 +37,13 @@ def build_app(toolbox: Toolbox, artifact_root: Path | None = None):
         raise Nl2SparqlError("the web page needs Gradio: pip install 'nl2sparql[web]'") from None
 
     def translate(question: str):
-        if not question.strip():
-            raise gr.Error("Type a question first.")
         try:
             out = toolbox.translate(question)
         except Nl2SparqlError as error:
             raise gr.Error(str(error)) from None
         notes = "\n".join(f"- {n}" for n in out["notes"])
+        if not out["in_scope"]:
+            return out["answer"], "", _rows_table([], []), ""
         text = out["answer"] if out["ok"] else "No valid query: " + (out["errors"][-1] if out["errors"] else "")
         answer = f"### {text}" + (f"\n\n{notes}" if notes else "")
         table = out["table"]

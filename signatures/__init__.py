@@ -1,7 +1,8 @@
-"""Typed DSPy signatures of the three LM steps: analyze, generate, repair."""
+"""Typed DSPy signatures of the LM steps: scope, analyze, generate, repair."""
 
 from nl2sparql.signatures.analyze import AnalyzeQuestion
 from nl2sparql.signatures.generate import GenerateSparql
 from nl2sparql.signatures.repair import RepairSparql
+from nl2sparql.signatures.scope import JudgeScope
 
-__all__ = ["AnalyzeQuestion", "GenerateSparql", "RepairSparql"]
+__all__ = ["AnalyzeQuestion", "GenerateSparql", "JudgeScope", "RepairSparql"]

@@ -63,7 +63,9 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
 
     from nl2sparql.artifacts.load import load
     from nl2sparql.modules.answer import prediction_json
+    from nl2sparql.modules.question import check_question
 
+    question = check_question(question)  # nothing to translate: one line, before any model loads
     with load(version, lm=lm, endpoint_url=url, store=store_path) as program:  # with the version's own settings
         program.settings = dataclasses.replace(program.settings, max_repairs=max_repairs)
         if as_json:
@@ -79,6 +81,10 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
     from nl2sparql.kb.tables import result_table
 
     console = make_console()
+    if not out.get("in_scope", True):
+        console.print(out.answer, markup=False)
+        console.print(f"[dim]off-topic: {out.scope_reason}; {out.seconds:.1f} s[/dim]")
+        return
     for note in out.get("notes", []):
         console.print(f"[yellow]{note}[/yellow]")
     console.print(Syntax(out.sparql or "(no query)", "sparql", word_wrap=True))

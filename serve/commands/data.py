@@ -20,11 +20,13 @@ def data() -> None:
 @store_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def data_check(dataset_dir: Path | None, store_path: Path | None, as_json: bool) -> None:
-    """Run every gold query on the embedded KB; fail (exit 1) with a table of offenders."""
+    """Run every gold query on the embedded KB and check the off-topic questions' shape; fail (exit 1) with a
+    table of offenders."""
     from rich.progress import track
 
-    from nl2sparql.data.check import check_dataset
+    from nl2sparql.data.check import Offender, check_dataset
     from nl2sparql.data.dataset import load_dataset
+    from nl2sparql.data.off_topic import OFF_TOPIC_FILE, load_off_topic, off_topic_problems
     from nl2sparql.data.tables import check_tables
     from nl2sparql.kb.embedded import EmbeddedEndpoint
     from nl2sparql.kb.endpoint import EndpointConfig
@@ -35,6 +37,8 @@ def data_check(dataset_dir: Path | None, store_path: Path | None, as_json: bool)
                          disable=as_json, transient=True))
         next(bar, None)
         report = check_dataset(records, endpoint, progress=lambda record: next(bar, None))
+    report.offenders += [Offender(i, OFF_TOPIC_FILE.name, problem)
+                         for i, problem in off_topic_problems(load_off_topic())]
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -71,7 +75,10 @@ def data_split(dataset_dir: Path | None, seed: int, reassign: bool) -> None:
     from nl2sparql.data.dataset import default_dataset_dir, load_dataset, write_jsonl
     from nl2sparql.data.split import assign_splits
 
+    from nl2sparql.data.off_topic import assign_off_topic_splits, load_off_topic, write_off_topic
+
     directory = dataset_dir or default_dataset_dir()
+    write_off_topic(assign_off_topic_splits(load_off_topic(), seed=seed))  # those marked 'auto'
     records = assign_splits(load_dataset(directory), seed=seed, reassign=reassign)
     by_file: dict[str, list] = {}
     for record in records:
