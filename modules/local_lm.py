@@ -278,7 +278,8 @@ class LlamaCppEngine:
             if constrained:
                 max_tokens = min(max_tokens, SPARQL_MAX_TOKENS)  # never more than the longest gold query
             greedy = self._grammar_processor(llama, temperature, stop_at) if constrained else None
-            stop = StopAt(llama, stop_at) if stop_at is not None and greedy is None else None
+            # (llama.cpp's own grammar sampler, with prompt lookup, could refuse the end-of-text token: no cut then)
+            stop = StopAt(llama, stop_at) if stop_at is not None and not constrained else None
             try:
                 out = llama.create_chat_completion(
                     messages=messages, max_tokens=max_tokens, temperature=temperature,

@@ -130,3 +130,13 @@ def test_llama_cpps_one_pass_allows_exactly_what_the_token_by_token_check_allows
         assert grammar._pick(logits) == full_walk(logits, single)
     finally:
         grammar.close()
+
+
+def test_past_its_deadline_the_grammar_ends_the_answer_without_checking_anything():
+    logits, allowed = refusing_the_best(100_000)
+    rule = ToyRule(allowed)
+    grammar = toy_greedy(rule)
+    grammar._stop_at = time.perf_counter() - 1.0
+    masked = grammar(None, logits)
+    assert np.isfinite(masked).sum() == 1 and np.isfinite(masked[grammar._eos])
+    assert grammar.cut and rule.checks == 0
