@@ -44,11 +44,12 @@ def run_eval(version: str, split: str = "test", **options) -> tuple[Report, Path
 def run_evals(versions: list[str], split: str = "test", *, lm_object=None, lm: str | None = None,
               endpoint_url: str | None = None, store: Path | None = None, force: bool = False, limit: int | None = None,
               root: Path | None = None, on_result: Callable | None = None, settings: ProgramSettings | None = None,
-              tracking_uri: str | None = None, track: bool = True,
-              so_far: bool = False) -> list[tuple[Report, Path, bool]]:
+              tracking_uri: str | None = None, track: bool = True, so_far: bool = False,
+              deadline: float | None = None) -> list[tuple[Report, Path, bool]]:
     """Run (or reuse) the reports of several versions on `split`, question by question across versions, so
     that a run stopped part way leaves every version scored on the same first questions. With `so_far`
-    nothing is run: the reports hold what finished reports and journals have, on the questions all share."""
+    nothing is run: the reports hold what finished reports and journals have, on the questions all share.
+    `deadline` replaces the programs' seconds per question (0: none; None: their own)."""
     from nl2sparql.eval.scoring.dspy_metric import examples
     from nl2sparql.modules.lm import resolve_lm
 
@@ -60,6 +61,9 @@ def run_evals(versions: list[str], split: str = "test", *, lm_object=None, lm: s
         for version in versions:
             runs.append(_Run.open(version, split_key, records, lm_object, endpoint_url, store, force and not so_far,
                                   root, settings or PSEUDO_VERSIONS.get(version), peek=so_far))
+            if deadline is not None:
+                program = runs[-1].program
+                program.settings = dataclasses.replace(program.settings, deadline_s=deadline or None)
         for example in examples(records):
             for run in runs:
                 if run.reused or (so_far and example.record_id not in run.done):

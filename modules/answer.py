@@ -148,6 +148,6 @@ def prediction_json(out) -> dict:
         "patterns": list(out.patterns), "entities": list(out.entities), "dialects": list(out.dialects),
         "grounding": list(out.get("grounding", [])), "notes": list(out.get("notes", [])),
         "attempts": [a.to_json() for a in out.attempts], "errors": out.errors, "usage": out.usage,
-        "seconds": round(out.seconds, 3), "in_scope": out.get("in_scope", True),
-        "scope_reason": out.get("scope_reason", ""),
+        "seconds": round(out.seconds, 3), "stopped_early": bool(out.get("stopped_early", False)),
+        "in_scope": out.get("in_scope", True), "scope_reason": out.get("scope_reason", ""),
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import asdict, dataclass, field
 
 from nl2sparql.errors import EndpointError, QueryRejected, QuerySyntaxError
@@ -25,6 +26,17 @@ class Attempt:
     result: QueryResult | None = field(default=None, repr=False)
     findings: list[Finding] = field(default_factory=list, repr=False)
     notes: list[str] = field(default_factory=list)  # what the guard added (standard prefixes declared)
+    lm_seconds: float = 0.0  # the LM call that wrote the query (0 for a deterministic fix)
+    exec_seconds: float = 0.0  # running it on the endpoint
+    grammar_refused: int = 0  # choices the grammar turned down while the LM wrote it
+    grammar_seconds: float = 0.0  # and the seconds spent finding an allowed token instead
+
+    def spent(self, call) -> Attempt:
+        """This attempt with what the LM call that wrote it spent (a `clock.LMCall`)."""
+        self.lm_seconds = round(call.seconds, 3)
+        self.grammar_refused = call.grammar_refused
+        self.grammar_seconds = round(call.grammar_seconds, 3)
+        return self
 
     @property
     def executed(self) -> bool:
@@ -57,12 +69,16 @@ def run_query(step: str, sparql: str, endpoint, limits: QueryLimits | None = Non
         return Attempt(step, sparql, "syntax", str(error), fixes=names)
     findings = lint(sparql)
     notes = [checked.note] if checked.note else []
+    started = time.perf_counter()
     try:
         result = endpoint.execute(sparql)
     except QuerySyntaxError as error:  # the store's parser is stricter than rdflib's (unbound SELECT vars)
-        return Attempt(step, sparql, "syntax", str(error), fixes=names, findings=findings, notes=notes)
+        return Attempt(step, sparql, "syntax", str(error), fixes=names, findings=findings, notes=notes,
+                       exec_seconds=round(time.perf_counter() - started, 3))
     except EndpointError as error:
-        return Attempt(step, sparql, "error", str(error), fixes=names, findings=findings, notes=notes)
+        return Attempt(step, sparql, "error", str(error), fixes=names, findings=findings, notes=notes,
+                       exec_seconds=round(time.perf_counter() - started, 3))
+    seconds = round(time.perf_counter() - started, 3)
     empty = result.boolean is None and not result.rows
     if empty:
         outcome, detail = "empty", "the query ran and returned no rows"
@@ -70,7 +86,8 @@ def run_query(step: str, sparql: str, endpoint, limits: QueryLimits | None = Non
         outcome, detail = "lint", "; ".join(f.message for f in findings)
     else:
         outcome, detail = "ok", ""
-    return Attempt(step, sparql, outcome, detail, len(result.rows), names, result, findings, notes)
+    return Attempt(step, sparql, outcome, detail, len(result.rows), names, result, findings, notes,
+                   exec_seconds=seconds)
 
 
 def endpoint_limits(runtime) -> QueryLimits:

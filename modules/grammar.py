@@ -190,17 +190,26 @@ class GrammarChecker:
         return data[0].logit != float("-inf")
 
 
+# Candidates tested one by one (in score order) before the grammar is applied once to the whole vocabulary.
+# One token costs ~15 µs through ctypes and the whole-vocabulary pass ~90 ms, so a handful of refusals is
+# cheap and a model that insists on what the grammar forbids costs one C pass, never a walk of 151,936 tokens.
+FALLBACK_AFTER = 32
+
+
 class GreedyGrammar:
     """Greedy decoding under a grammar that checks only the tokens greedy decoding would pick.
 
     llama.cpp's grammar sampler tests every token of the vocabulary (151,936 for Qwen2.5) at every step,
     which here cost more than the model itself. For greedy decoding it is enough to test the best-scoring
-    token and, only when the grammar refuses it, the next ones in order: the first one allowed is the one the
-    full test would have chosen. Used as a llama-cpp-python logits processor, one per completion; every other
-    token is masked, so the greedy sampler takes the one chosen here.
+    token and, only when the grammar refuses it, the next ones in order; after `fallback_after` refusals the
+    grammar is applied once to the whole vocabulary and the best allowed token is taken: the token the full
+    test would have chosen, either way. Used as a llama-cpp-python logits processor, one per completion; every
+    other token is masked, so the greedy sampler takes the one chosen here. After `stop_at` (a
+    `time.perf_counter()` value) the end-of-text token is chosen, which ends the completion.
     """
 
-    def __init__(self, llama, grammar: str, root: str = "root") -> None:
+    def __init__(self, llama, grammar: str, root: str = "root", *, fallback_after: int = FALLBACK_AFTER,
+                 stop_at: float | None = None) -> None:
         import llama_cpp
 
         self._api = llama_cpp
@@ -210,26 +219,79 @@ class GreedyGrammar:
             raise ValueError("llama.cpp could not parse the grammar")
         self._eos = llama_cpp.llama_vocab_eos(vocab)
         self._one = (llama_cpp.llama_token_data * 1)()
-        self.refused = 0  # greedy choices the grammar turned down
+        self._fallback_after = max(1, fallback_after)
+        self._stop_at = stop_at
+        self.refused = 0  # choices the grammar turned down (the best token, or every one of a sample's top-k)
+        self.fallback_seconds = 0.0  # time spent finding the allowed token after such a refusal
+        self.full_passes = 0  # whole-vocabulary grammar passes
+        self.cut = False  # the completion was ended at `stop_at`
 
     def __call__(self, input_ids, scores):
+        import time
+
         import numpy as np
 
         logits = np.asarray(scores)
-        choice = self._pick(logits)
-        self._api.llama_sampler_accept(self._sampler, choice)
+        if self._stop_at is not None and time.perf_counter() > self._stop_at:
+            self.cut, choice = True, self._eos
+        else:
+            choice = self._pick(logits)
+            self._api.llama_sampler_accept(self._sampler, choice)
         masked = np.full_like(logits, -np.inf)
-        masked[choice] = logits[choice]
+        masked[choice] = logits[choice] if np.isfinite(logits[choice]) else 0.0
         return masked
 
     def _pick(self, logits) -> int:
         import numpy as np
 
         choice = int(np.argmax(logits))
-        if not self._allowed(choice):
-            self.refused += 1
-            choice = next((int(t) for t in np.argsort(-logits, kind="stable") if self._allowed(int(t))), self._eos)
-        return choice
+        if self._allowed(choice):
+            return choice
+        return self._best_allowed(logits)
+
+    def _best_allowed(self, logits) -> int:
+        """The best-scoring token the grammar allows (end-of-text when none is): the next `fallback_after`
+        candidates one by one, then one pass of the grammar over the whole vocabulary."""
+        import time
+
+        import numpy as np
+
+        started = time.perf_counter()
+        self.refused += 1
+        try:
+            n = min(self._fallback_after, logits.shape[0])
+            top = np.argpartition(-logits, n - 1)[:n]
+            for token in top[np.lexsort((top, -logits[top]))]:  # by score, then by id (as a stable argsort)
+                if self._allowed(int(token)):
+                    return int(token)
+            return self._best_of_all(logits)
+        finally:
+            self.fallback_seconds += time.perf_counter() - started
+
+    def _best_of_all(self, logits) -> int:
+        """The best-scoring allowed token after one grammar pass over the whole vocabulary (ties: lowest id)."""
+        import numpy as np
+
+        self.full_passes += 1
+        allowed = self.allowed_mask(logits.shape[0])
+        return int(np.argmax(np.where(allowed, logits, -np.inf))) if allowed.any() else self._eos
+
+    def allowed_mask(self, n_vocab: int):
+        """Which of the tokens 0..n_vocab-1 the grammar allows now, in one llama.cpp pass."""
+        import ctypes
+
+        import numpy as np
+
+        api = self._api
+        data = np.zeros(n_vocab, dtype=np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)]))
+        data["id"] = np.arange(n_vocab, dtype=np.int32)
+        candidates = api.llama_token_data_array(data.ctypes.data_as(ctypes.POINTER(api.llama_token_data)),
+                                                n_vocab, -1, False)
+        api.llama_sampler_apply(self._sampler, ctypes.byref(candidates))
+        mask = np.zeros(n_vocab, dtype=bool)
+        size = min(int(candidates.size), n_vocab)  # llama.cpp marks refusals in place, never reorders
+        mask[data["id"][:size]] = data["logit"][:size] != -np.inf
+        return mask
 
     def _allowed(self, token: int) -> bool:
         import ctypes
@@ -249,24 +311,31 @@ class GreedyGrammar:
 class SampledGrammar(GreedyGrammar):
     """Sampling at a temperature under the grammar, as cheaply as the greedy check: the top-k tokens are ranked
     by a Gumbel-max draw (logit / temperature + Gumbel noise) and the first one the grammar allows is taken,
-    which is a sample from the allowed tokens' renormalised distribution. Each completion has its own seed."""
+    which is a sample from the allowed tokens' renormalised distribution. When the grammar refuses all k, one
+    pass over the whole vocabulary gives the best allowed token. Each completion has its own seed."""
 
     def __init__(self, llama, grammar: str, *, temperature: float, seed: int, top_k: int = 40,
-                 root: str = "root") -> None:
+                 root: str = "root", **options) -> None:
         import numpy as np
 
-        super().__init__(llama, grammar, root)
+        super().__init__(llama, grammar, root, **options)
         self._temperature = temperature
         self._top_k = top_k
         self._rng = np.random.default_rng(seed)
 
     def _pick(self, logits) -> int:
+        import time
+
         import numpy as np
 
         k = min(self._top_k, logits.shape[0])
         top = np.argpartition(-logits, k - 1)[:k]
         keys = logits[top] / self._temperature + self._rng.gumbel(size=k)
+        started = time.perf_counter()
         for token in top[np.argsort(-keys, kind="stable")]:
             if self._allowed(int(token)):
                 return int(token)
-        return super()._pick(logits)  # none of the top-k is allowed: the best allowed token
+        self.refused += 1
+        choice = self._best_of_all(logits)
+        self.fallback_seconds += time.perf_counter() - started
+        return choice

@@ -106,6 +106,9 @@ class Timings:
     prompt_eval_ms: float = 0.0
     generated_tokens: int = 0
     generation_ms: float = 0.0
+    grammar_refused: int = 0  # choices the grammar turned down
+    grammar_seconds: float = 0.0  # time spent finding an allowed token after a refusal
+    cut: int = 0  # completions ended by the question's deadline
 
     def add(self, perf: tuple[int, float, int, float], seconds: float) -> None:
         self.calls += 1
@@ -119,7 +122,29 @@ class Timings:
 def _processors(*processors) -> Any:
     from llama_cpp import LogitsProcessorList
 
-    return LogitsProcessorList(processors)
+    return LogitsProcessorList([p for p in processors if p is not None])
+
+
+class StopAt:
+    """A logits processor that leaves only the end-of-text token once `stop_at` (a perf_counter value) has
+    passed, which ends a completion the grammar does not constrain."""
+
+    def __init__(self, llama, stop_at: float) -> None:
+        import llama_cpp
+
+        self._eos = llama_cpp.llama_vocab_eos(llama_cpp.llama_model_get_vocab(llama._model.model))
+        self._stop_at = stop_at
+        self.cut = False
+
+    def __call__(self, input_ids, scores):
+        import numpy as np
+
+        if time.perf_counter() <= self._stop_at:
+            return scores
+        self.cut = True
+        masked = np.full_like(np.asarray(scores), -np.inf)
+        masked[self._eos] = 0.0
+        return masked
 
 
 def _reset_perf(llama) -> None:
@@ -168,6 +193,8 @@ class LlamaSettings:
     grammar: bool = True  # constrain the `sparql` field to the query grammar (modules/grammar.py)
     prompt_lookup: int = 0  # draft tokens copied from the prompt per step (llama.cpp prompt lookup); 0: off
     lora_path: str | None = None  # a LoRA adapter GGUF applied on top of the base weights (a fine-tuned version)
+    grammar_fallback_after: int | None = None  # refused candidates tested one by one before one whole-vocabulary
+    # grammar pass (None: grammar.FALLBACK_AFTER)
 
 
 class LlamaCppEngine:
@@ -235,9 +262,13 @@ class LlamaCppEngine:
         from dspy.clients.engines.base import validate_request
         from dspy.lm15 import Message, Response, TextPart, Usage
 
+        from nl2sparql.modules.clock import current_call
+
         validate_request(request)
         messages = chat_messages(request)
         config = request.config
+        call = current_call()
+        stop_at = call.stop_at if call is not None else None
         with self._lock:
             llama = self._load()
             started = time.perf_counter()
@@ -247,19 +278,22 @@ class LlamaCppEngine:
             constrained = self.constrains(messages)
             if constrained:
                 max_tokens = min(max_tokens, SPARQL_MAX_TOKENS)  # never more than the longest gold query
-            greedy = self._grammar_processor(llama, temperature) if constrained else None
+            greedy = self._grammar_processor(llama, temperature, stop_at) if constrained else None
             if greedy is None and self._judges_scope(messages):  # a yes or no, quickly
                 greedy, max_tokens = self._scope_processor(llama), min(max_tokens, SCOPE_MAX_TOKENS)
+            # (llama.cpp's own grammar sampler, with prompt lookup, could refuse the end-of-text token: no cut then)
+            stop = StopAt(llama, stop_at) if stop_at is not None and not constrained else None
             try:
                 out = llama.create_chat_completion(
                     messages=messages, max_tokens=max_tokens, temperature=temperature,
                     stop=list(config.stop) or None, seed=self.settings.seed,
                     grammar=self._full_grammar() if constrained and greedy is None else None,
-                    logits_processor=_processors(greedy) if greedy else None)
+                    logits_processor=_processors(greedy, stop) if greedy or stop else None)
             finally:
                 if greedy is not None:
                     greedy.close()
             self.timings.add(_read_perf(llama), time.perf_counter() - started)
+            self._count(greedy or stop, call)
             self.calls += 1
         choice = out["choices"][0]
         usage = out.get("usage", {})
@@ -268,6 +302,20 @@ class LlamaCppEngine:
                         finish_reason="length" if choice.get("finish_reason") == "length" else "stop",
                         usage=Usage(input_tokens=usage.get("prompt_tokens"),
                                     output_tokens=usage.get("completion_tokens")))
+
+    def _count(self, processor, call) -> None:
+        """Add what the grammar refused, and whether the deadline cut the completion, to the totals and to
+        the program's current LM call."""
+        refused = getattr(processor, "refused", 0)
+        seconds = getattr(processor, "fallback_seconds", 0.0)
+        cut = bool(getattr(processor, "cut", False))
+        self.timings.grammar_refused += refused
+        self.timings.grammar_seconds += seconds
+        self.timings.cut += cut
+        if call is not None:
+            call.grammar_refused += refused
+            call.grammar_seconds += seconds
+            call.cut |= cut
 
     def constrains(self, messages: list[dict]) -> bool:
         """Whether the SPARQL grammar applies: a request for the `sparql` field alone (generate, repair)."""
@@ -286,7 +334,7 @@ class LlamaCppEngine:
 
         return GreedyGrammar(llama, SCOPE_GRAMMAR)
 
-    def _grammar_processor(self, llama, temperature: float) -> Any:
+    def _grammar_processor(self, llama, temperature: float, stop_at: float | None = None) -> Any:
         """The grammar as a logits processor that checks only the tokens it would pick (greedy, or a Gumbel-max
         sample at a temperature, seeded per call); None with prompt lookup, whose draft tokens bypass a
         logits processor."""
@@ -294,10 +342,13 @@ class LlamaCppEngine:
 
         if self.settings.prompt_lookup != 0:
             return None
+        options: dict[str, Any] = {"stop_at": stop_at}
+        if self.settings.grammar_fallback_after:
+            options["fallback_after"] = self.settings.grammar_fallback_after
         if temperature == 0.0:
-            return GreedyGrammar(llama, catalog_grammar())
+            return GreedyGrammar(llama, catalog_grammar(), **options)
         return SampledGrammar(llama, catalog_grammar(), temperature=temperature,
-                              seed=self.settings.seed * 100_003 + self.calls)
+                              seed=self.settings.seed * 100_003 + self.calls, **options)
 
     def _full_grammar(self) -> Any:
         """llama.cpp's own grammar sampler (every token tested at every step), used with prompt lookup."""

@@ -6,9 +6,11 @@ import functools
 import re
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 import dspy
 from nl2sparql.modules.answer import answer_for
+from nl2sparql.modules.clock import Clock
 from nl2sparql.modules.fixes import retag_dialect_words
 from nl2sparql.modules.question import check_question
 from nl2sparql.modules.refine import Context, GenerateAndRepair
@@ -43,6 +45,9 @@ class ProgramSettings:
     # The relevance step before generate (modules/scope.py): an off-topic question is answered with what the
     # knowledge base holds, without SPARQL. False: every question goes to generate.
     check_scope: bool = True
+    # Seconds a question may take: LM calls stop generating when it runs out, repairs and candidates are
+    # skipped once it has passed, and the answer says it stopped early (modules/clock.py). 0 or None: none.
+    deadline_s: float | None = 60.0
 
 
 class NL2SPARQL(dspy.Module):
@@ -76,20 +81,27 @@ class NL2SPARQL(dspy.Module):
         """Release the endpoint (its worker process or HTTP session); a later question opens it again."""
         self.runtime.close()
 
-    def forward(self, question: str, exclude_ids: tuple[str, ...] | frozenset = ()) -> dspy.Prediction:
+    def forward(self, question: str, exclude_ids: tuple[str, ...] | frozenset = (),
+                progress: Callable[[str], None] | None = None) -> dspy.Prediction:
+        """`progress`, when given, hears the name of each step as it starts (analyze, generate, run, repair)."""
         from dspy.utils.usage_tracker import UsageTracker
 
         question = check_question(question)
         started = time.perf_counter()
+        clock = Clock(self.settings.deadline_s, progress, started)
         tracker = UsageTracker()
         with dspy.context(usage_tracker=tracker):
-            scope = self.scope(question=question) if self.settings.check_scope else None
+            scope = None
+            if self.settings.check_scope:
+                clock.step("scope")
+                scope = self.scope(question=question)
             if scope is not None and not scope.in_scope:
                 return off_topic_prediction(question, scope, _usage(scope.lm_calls, tracker),
                                             time.perf_counter() - started)
+            clock.step("analyze")
             analysis, grounding, context = self._prepare(question, exclude_ids)
             written = self.write(question=question, inputs=_generate_inputs(question, analysis, context),
-                                 context=context, settings=self.settings)
+                                 context=context, settings=self.settings, clock=clock)
         attempts, best = written.attempts, written.best
         readable = answer_for(best.result, question, self.runtime.endpoint)
         return dspy.Prediction(
@@ -99,8 +111,9 @@ class NL2SPARQL(dspy.Module):
             patterns=list(analysis.patterns), entities=list(analysis.entities), dialects=list(analysis.dialects),
             attempts=attempts, errors=[f"{a.outcome}: {a.detail}" for a in attempts if a.outcome != "ok"],
             grounding=[g.to_json() for g in grounding],
-            notes=_notes(grounding, question),
-            ok=best.outcome in ("ok", "lint", "empty"), in_scope=True, scope_reason=scope.reason if scope else "",
+            notes=_notes(grounding, question) + _stopped_note(clock, question),
+            stopped_early=clock.stopped_early, in_scope=True, scope_reason=scope.reason if scope else "",
+            ok=best.outcome in ("ok", "lint", "empty"),
             usage=_usage(analysis.lm_calls + written.calls + (scope.lm_calls if scope else 0), tracker),
             seconds=time.perf_counter() - started)
 
@@ -182,6 +195,14 @@ def _notes(grounding: list, question: str) -> list[str]:
     """What the user is told about the words of the question, in its language."""
     language = guess_language(question) if grounding else "en"
     return [m for m in (g.message(language) for g in grounding) if m]
+
+
+def _stopped_note(clock: Clock, question: str) -> list[str]:
+    if not clock.stopped_early:
+        return []
+    if guess_language(question) == "it":
+        return [f"Interrotto dopo {clock.deadline_s:g} s (il limite per domanda): ecco la query migliore finora."]
+    return [f"Stopped early at the {clock.deadline_s:g} s limit per question: this is the best query so far."]
 
 
 def _usage(calls: int, tracker) -> dict:

@@ -3,7 +3,8 @@ module, and returns every query it tried and the one that answers.
 
 The first query is executed (deterministic fixes, guard, lint); when it fails or returns nothing, either
 sampled candidates vote by their results (execution-guided choice, `ProgramSettings.candidates`), or fixes
-for empty answers and LM repairs run until a query answers or the repair budget is spent.
+for empty answers and LM repairs run until a query answers or the repair budget is spent. Once the question's
+deadline has passed (`modules/clock.py`), no more candidates or repairs are asked for.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 import dspy
 from nl2sparql.modules.attempt import Attempt, endpoint_limits, run_query
+from nl2sparql.modules.clock import Clock
 from nl2sparql.modules.fixes import EMPTY_RESULT_FIXES, apply_fixes
 
 
@@ -24,7 +26,7 @@ class Context:
 
 
 class GenerateAndRepair(dspy.Module):
-    """`forward(question, inputs, context, settings)` → Prediction(attempts, best, calls)."""
+    """`forward(question, inputs, context, settings, clock)` → Prediction(attempts, best, calls)."""
 
     def __init__(self, generate, repair, runtime):
         super().__init__()
@@ -32,12 +34,14 @@ class GenerateAndRepair(dspy.Module):
         self.repair = repair
         self.runtime = runtime
 
-    def forward(self, question: str, inputs: dict[str, str], context: Context, settings) -> dspy.Prediction:
-        first = self._run("generate", self.generate(**inputs).sparql)
-        attempts, chosen = self._sample_when_failed(first, inputs, settings)
+    def forward(self, question: str, inputs: dict[str, str], context: Context, settings,
+                clock: Clock | None = None) -> dspy.Prediction:
+        clock = clock or Clock()
+        first = self._write("generate", clock, lambda: self.generate(**inputs).sparql)
+        attempts, chosen = self._sample_when_failed(first, inputs, settings, clock)
         calls = len(attempts)
         if chosen is None:
-            more, repair_calls = self._validate_and_repair(question, first, context, settings)
+            more, repair_calls = self._validate_and_repair(question, first, context, settings, clock)
             attempts += more
             calls += repair_calls
         return dspy.Prediction(attempts=attempts, best=chosen or best_attempt(attempts), calls=calls)
@@ -45,8 +49,15 @@ class GenerateAndRepair(dspy.Module):
     def _run(self, step: str, sparql: str) -> Attempt:
         return run_query(step, sparql, self.runtime.endpoint, endpoint_limits(self.runtime))
 
-    def _sample_when_failed(self, first: Attempt, inputs: dict[str, str],
-                            settings) -> tuple[list[Attempt], Attempt | None]:
+    def _write(self, step: str, clock: Clock, write) -> Attempt:
+        """One LM call that writes a query (timed, within the deadline), then the query run."""
+        with clock.lm_call(step.split(":")[0]) as call:
+            sparql = write()
+        clock.step("run")
+        return self._run(step, sparql).spent(call)
+
+    def _sample_when_failed(self, first: Attempt, inputs: dict[str, str], settings,
+                            clock: Clock) -> tuple[list[Attempt], Attempt | None]:
         """The first attempt, plus sampled candidates when it failed; the one chosen by execution, if any."""
         if first.outcome in ("ok", "lint") or settings.candidates < 1:
             return [first], None
@@ -54,18 +65,20 @@ class GenerateAndRepair(dspy.Module):
 
         attempts = [first]
         for rollout in range(1, settings.candidates + 1):
+            if clock.passed():
+                break
             config = {"temperature": settings.candidate_temperature, "rollout_id": rollout}
-            attempts.append(self._run(f"sample:{rollout}", self.generate(**inputs, config=config).sparql))
+            attempts.append(self._write(f"sample:{rollout}", clock,
+                                        lambda: self.generate(**inputs, config=config).sparql))
         return attempts, choose_by_execution(attempts)
 
-    def _validate_and_repair(self, question: str, first: Attempt, context: Context,
-                             settings) -> tuple[list[Attempt], int]:
+    def _validate_and_repair(self, question: str, first: Attempt, context: Context, settings,
+                             clock: Clock) -> tuple[list[Attempt], int]:
         """The first attempt, then deterministic fixes and LM repairs until one runs (returned without `first`)."""
         attempts: list[Attempt] = []
-        step, calls, empty_repaired, tried = "generate", 0, False, set()
-        sparql = first.sparql
+        calls, empty_repaired, tried = 0, False, set()
+        attempt = first
         while True:
-            attempt = first if step == "generate" else self._run(step, sparql)
             attempts.append(attempt)
             tried.add(attempt.sparql)
             if attempt.outcome == "ok":
@@ -73,15 +86,17 @@ class GenerateAndRepair(dspy.Module):
             if attempt.outcome == "empty":
                 fixed, fixes = apply_fixes(attempt.sparql, EMPTY_RESULT_FIXES + context.empty_fixes)
                 if fixes and fixed not in tried:
-                    step, sparql = "fix:" + "+".join(f.name for f in fixes), fixed
+                    attempt = self._run("fix:" + "+".join(f.name for f in fixes), fixed)
                     continue
-            if calls >= settings.max_repairs or (attempt.outcome == "empty" and empty_repaired):
+            if (calls >= settings.max_repairs or (attempt.outcome == "empty" and empty_repaired)
+                    or clock.passed()):
                 break
             empty_repaired |= attempt.outcome == "empty"
-            sparql = self.repair(question=question, failed_sparql=attempt.sparql,
-                                 diagnosis=_diagnosis(attempt, context), history=_history(attempts),
-                                 constraints=context.constraints).sparql
-            step, calls = "repair", calls + 1
+            failed = attempt
+            attempt = self._write("repair", clock, lambda: self.repair(
+                question=question, failed_sparql=failed.sparql, diagnosis=_diagnosis(failed, context),
+                history=_history(attempts), constraints=context.constraints).sparql)
+            calls += 1
         return attempts[1:], calls
 
 

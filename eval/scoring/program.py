@@ -27,10 +27,20 @@ def score_question(program, metric, example: dspy.Example) -> ScoredQuestion:
                               rows=rows, precision=score.precision, recall=score.recall, f1=score.f1,
                               exact=score.exact, attempts=len(prediction.attempts), calls=usage["calls"],
                               prompt_tokens=usage["prompt_tokens"], completion_tokens=usage["completion_tokens"],
-                              seconds=round(prediction.seconds, 3))
+                              seconds=round(prediction.seconds, 3), **spent(prediction))
     except Exception as error:
         return ScoredQuestion(**asked, error=f"{type(error).__name__}: {error}",
                               seconds=round(time.perf_counter() - started, 3))
+
+
+def spent(prediction) -> dict:
+    """Where a prediction's time went, summed over its attempts (LM, execution, grammar fallbacks)."""
+    attempts = prediction.attempts
+    return {"lm_seconds": round(sum(a.lm_seconds for a in attempts), 3),
+            "exec_seconds": round(sum(a.exec_seconds for a in attempts), 3),
+            "grammar_refused": sum(a.grammar_refused for a in attempts),
+            "grammar_seconds": round(sum(a.grammar_seconds for a in attempts), 3),
+            "stopped_early": bool(prediction.get("stopped_early", False))}
 
 
 @dataclass

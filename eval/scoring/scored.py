@@ -31,6 +31,11 @@ class ScoredQuestion:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+    lm_seconds: float = 0.0  # in the LM calls that wrote queries (the rest: analysis, retrieval, answer)
+    exec_seconds: float = 0.0  # running queries
+    grammar_refused: int = 0  # choices the grammar turned down while the LM wrote
+    grammar_seconds: float = 0.0  # seconds spent finding allowed tokens instead
+    stopped_early: bool = False  # the question's deadline passed before the program was done
     outcome: Outcome = field(default=None)  # type: ignore[assignment]  # classified from the rest when not given
 
     def __post_init__(self) -> None:

@@ -49,10 +49,12 @@ def retrieve_command(question: str, dataset_dir: Path | None, splits: tuple[str,
 @click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the embedded store.")
 @store_option
 @click.option("--max-repairs", type=int, default=2, show_default=True, help="LM repair attempts at most.")
+@click.option("--deadline", type=float, default=60.0, show_default=True,
+              help="Seconds a question may take (0: no limit); past it, the best query so far is the answer.")
 @click.option("--rows", "max_rows", type=int, default=20, show_default=True, help="Rows shown in the table.")
 @click.option("--json", "as_json", is_flag=True, help="Print SPARQL, rows, attempts and usage as JSON.")
 def ask_command(question: str, version: str, lm: str | None, url: str | None, store_path: Path | None,
-                max_repairs: int, max_rows: int, as_json: bool) -> None:
+                max_repairs: int, deadline: float, max_rows: int, as_json: bool) -> None:
     """Answer QUESTION (Italian or English): generate SPARQL, run it, repair it if needed.
 
     \b
@@ -67,12 +69,10 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
 
     question = check_question(question)  # nothing to translate: one line, before any model loads
     with load(version, lm=lm, endpoint_url=url, store=store_path) as program:  # with the version's own settings
-        program.settings = dataclasses.replace(program.settings, max_repairs=max_repairs)
-        if as_json:
-            out = program(question)
-        else:
-            with make_console(stderr=True).status("thinking (the local model takes a while on CPU)…"):
-                out = program(question)
+        program.settings = dataclasses.replace(program.settings, max_repairs=max_repairs,
+                                               deadline_s=deadline or None)
+        with make_console(stderr=True).status("analyze…") as status:  # on stderr: --json output stays clean
+            out = program(question, progress=_progress(status))
     if as_json:
         click.echo(json.dumps(prediction_json(out), indent=2, ensure_ascii=False))
         return
@@ -94,13 +94,33 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
         console.print(result_table(_head(out.result, max_rows), out.readable.rows))
         if len(out.result.rows) > max_rows:
             console.print(f"… {len(out.result.rows) - max_rows} more rows (--rows N, or --json)")
-    steps = ", ".join(f"{a.step} → {a.outcome}" for a in out.attempts)
+    steps = ", ".join(f"{a.step} → {a.outcome} ({a.lm_seconds + a.exec_seconds:.1f} s)" for a in out.attempts)
     usage = out.usage
+    refused = sum(a.grammar_refused for a in out.attempts)
+    grammar = (f"; grammar refused {refused} tokens ({sum(a.grammar_seconds for a in out.attempts):.1f} s)"
+               if refused else "")
     console.print(f"[dim]attempts: {steps}; LM calls {usage['calls']}, tokens {usage['prompt_tokens']}+"
-                  f"{usage['completion_tokens']}; {out.seconds:.1f} s[/dim]")
+                  f"{usage['completion_tokens']}; {out.seconds:.1f} s{grammar}[/dim]")
     if not out.ok:
         console.print(f"[red]no valid query: {out.errors[-1] if out.errors else 'unknown failure'}[/red]")
         raise SystemExit(1)
+
+
+_PROGRESS = {"scope": "check the question is about LiITA", "analyze": "analyze the question",
+             "generate": "generate the query (local models take a while on CPU)",
+             "sample": "sample another query", "run": "run the query", "repair": "repair the query"}
+
+
+def _progress(status):
+    """A progress callback that shows each step of the program, with the seconds since the question began."""
+    import time
+
+    started = time.perf_counter()
+
+    def show(step: str) -> None:
+        status.update(f"{_PROGRESS.get(step, step)}… [dim]{time.perf_counter() - started:.0f} s in[/dim]")
+
+    return show
 
 
 def _head(result, n: int):

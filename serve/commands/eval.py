@@ -51,9 +51,11 @@ def _progress_callback(console, total: int):
 @click.option("--version", "version", default="latest", show_default=True,
               help="vN, latest, a tag, or a baseline: zero-shot, static-rag, uncompiled.")
 @_eval_options
+@click.option("--deadline", type=float, default=None,
+              help="Seconds per question (0: no limit; default: the version's own, 60 s unless it says otherwise).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary and breakdowns as JSON.")
 def eval_run(version: str, split: str, lm: str | None, url: str | None, store_path: Path | None, limit: int | None,
-             force: bool, tracking_uri: str | None, as_json: bool) -> None:
+             force: bool, tracking_uri: str | None, deadline: float | None, as_json: bool) -> None:
     """Run VERSION on every question of the split; save a JSON + Markdown report beside the version.
 
     Each scored question is journaled as it is scored: a run that is stopped goes on where it was
@@ -66,7 +68,7 @@ def eval_run(version: str, split: str, lm: str | None, url: str | None, store_pa
     with progress:
         report, path, reused = run_eval(version, split, lm_object=resolve_lm(lm, cache=False), endpoint_url=url,
                                         store=store_path, force=force, limit=limit, on_result=on_result,
-                                        tracking_uri=tracking_uri)
+                                        tracking_uri=tracking_uri, deadline=deadline)
     if as_json:
         data = report.to_json()
         data.pop("questions")
