@@ -1,0 +1,98 @@
+"""`nl2sparql data synth`: synthetic training pairs from the knowledge base, and their counts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from nl2sparql.serve.commands.options import make_console, store_option
+
+SYNTH_TIMEOUT_S = 5.0  # a candidate slower than this is dropped: a training pair should answer quickly
+SYNTH_ROW_CAP = 200    # above the readable-list cap, so a long answer is seen as long without being read whole
+
+
+@click.group("synth", invoke_without_command=True)
+@click.option("--n", "n", type=click.IntRange(min=1), default=100, show_default=True, help="How many pairs to keep.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Same seed and store: same pairs.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
+              help="Folder for synth.jsonl and manifest.json (default: $NL2SPARQL_HOME/synth/seed-S).")
+@store_option
+@click.pass_context
+def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, store_path: Path | None) -> None:
+    """Generate pairs from the schema and the KB, run each, keep the meaningful ones, write them with a manifest."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from rich.progress import Progress
+
+    from nl2sparql.data.synth.engine import synthesize, write_synth
+    from nl2sparql.kb.embedded import EmbeddedEndpoint
+    from nl2sparql.kb.endpoint import EndpointConfig
+    from nl2sparql.paths import resolve
+
+    out_dir = out_dir or resolve().home / "synth" / f"seed-{seed}"
+    console = make_console(stderr=True)
+    with EmbeddedEndpoint(EndpointConfig(store_path=store_path, timeout_s=SYNTH_TIMEOUT_S, row_cap=SYNTH_ROW_CAP,
+                                         cache_size=0)) as endpoint, Progress(console=console, transient=True) as bar:
+        task = bar.add_task("sampling the knowledge base", total=n)
+        report = synthesize(endpoint, n, seed, pools=_pools(store_path),
+                            progress=lambda kept: bar.update(task, completed=kept, description="kept pairs"))
+        path, manifest = write_synth(report, out_dir, endpoint.fingerprint())
+    click.echo(f"kept {manifest['kept']} of {manifest['attempts']} candidates in {manifest['seconds']} s "
+               f"(seed {seed}) -> {path}")
+    _print_counts(manifest)
+
+
+def _pools(store_path: Path | None):
+    """Pools are read with wide limits: they are a handful of big queries, not candidates."""
+    from nl2sparql.data.synth.pools import load_pools
+    from nl2sparql.kb.embedded import EmbeddedEndpoint
+    from nl2sparql.kb.endpoint import EndpointConfig
+
+    with EmbeddedEndpoint(EndpointConfig(store_path=store_path, timeout_s=300, row_cap=1_000_000,
+                                         cache_size=0)) as endpoint:
+        return load_pools(endpoint)
+
+
+@synth.command("stats")
+@click.argument("folder", type=click.Path(path_type=Path, exists=True), required=False)
+@click.option("--seed", type=int, default=1, show_default=True, help="Which default folder, when none is given.")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+def synth_stats(folder: Path | None, seed: int, as_json: bool) -> None:
+    """Pairs per operator, resource, form, generator and pattern of a synth folder (or its JSONL file)."""
+    from nl2sparql.data.synth.engine import counts_of, read_synth
+    from nl2sparql.errors import DatasetError
+    from nl2sparql.paths import resolve
+
+    folder = folder or resolve().home / "synth" / f"seed-{seed}"
+    try:
+        records = read_synth(folder)
+    except (OSError, json.JSONDecodeError) as error:
+        raise DatasetError(f"cannot read synthetic pairs from {folder}: {error}") from None
+    manifest = {"kept": len(records), "counts": counts_of(records)}
+    if as_json:
+        click.echo(json.dumps(manifest, indent=2, ensure_ascii=False))
+        return
+    click.echo(f"{len(records)} pairs in {folder}")
+    _print_counts(manifest)
+
+
+def _print_counts(manifest: dict) -> None:
+    from rich.table import Table
+
+    console = make_console()
+    for name, counts in manifest["counts"].items():
+        table = Table(title=f"pairs per {name}")
+        table.add_column(name)
+        table.add_column("pairs", justify="right")
+        for key, value in counts.items():
+            table.add_row(key, str(value))
+        console.print(table)
+    if manifest.get("rejected"):
+        table = Table(title="candidates not kept")
+        table.add_column("why")
+        table.add_column("candidates", justify="right")
+        for key, value in manifest["rejected"].items():
+            table.add_row(key, str(value))
+        console.print(table)
