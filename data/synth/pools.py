@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from nl2sparql.errors import Nl2SparqlError
-from nl2sparql.kb.endpoint import Endpoint
+from nl2sparql.kb.endpoint import Endpoint, EndpointConfig
 from nl2sparql.kb.vocab import LILA, MARL, PREFIXES
 
 # A word a person would type in a question: lower-case letters, at least three of them.
@@ -46,9 +47,12 @@ QUERIES = {
 
 
 def relation_query(relation: str) -> str:
-    return (f"SELECT DISTINCT ?writtenRep ?otherRep WHERE {{ {_COMPLIT} {{ ?word ontolex:canonicalForm [ "
-            f"ontolex:writtenRep ?writtenRep ] ; ontolex:sense ?sense . {RELATIONS[relation]} ?otherEntry ontolex:sense "
-            "?otherSense ; ontolex:canonicalForm [ ontolex:writtenRep ?otherRep ] } }")
+    """Pairs whose first word has a CompL-it definition: questions about words a dictionary explains (and a third
+    of the time of reading every pair)."""
+    return (f"SELECT DISTINCT ?writtenRep ?otherRep WHERE {{ {_COMPLIT} {{ ?definedSense skos:definition ?definition . "
+            "?word ontolex:sense ?definedSense ; ontolex:canonicalForm [ ontolex:writtenRep ?writtenRep ] ; "
+            f"ontolex:sense ?sense . {RELATIONS[relation]} ?otherEntry ontolex:sense ?otherSense ; "
+            "ontolex:canonicalForm [ ontolex:writtenRep ?otherRep ] } }")
 
 
 @dataclass
@@ -93,7 +97,27 @@ def run(endpoint: Endpoint, body: str) -> list[tuple[str | None, ...]]:
     return sorted(result.values(), key=lambda row: tuple(v or "" for v in row))
 
 
+_LOADED: dict[str, Pools] = {}  # by store fingerprint: the same store always gives the same pools
+
+
 def load_pools(endpoint: Endpoint) -> Pools:
+    """The pools of the store behind the endpoint, read once per process (about 25 s on 2 cores)."""
+    fingerprint = endpoint.fingerprint()
+    if fingerprint not in _LOADED:
+        _LOADED[fingerprint] = _read_pools(endpoint)
+    return _LOADED[fingerprint]
+
+
+def open_pools(store_path: Path | None = None) -> Pools:
+    """The pools of an embedded store, read with wide limits: a handful of big queries, not candidates."""
+    from nl2sparql.kb.embedded import EmbeddedEndpoint
+
+    config = EndpointConfig(store_path=store_path, timeout_s=300, row_cap=1_000_000, cache_size=0)
+    with EmbeddedEndpoint(config) as endpoint:
+        return load_pools(endpoint)
+
+
+def _read_pools(endpoint: Endpoint) -> Pools:
     words: dict[str, WordFacts] = {}
     for lemma, word, pos in run(endpoint, QUERIES["lemma"]):
         words.setdefault(lemma, WordFacts(word)).pos.add(pos.removeprefix(LILA))

@@ -27,6 +27,7 @@ def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, store_pat
     from rich.progress import Progress
 
     from nl2sparql.data.synth.engine import synthesize, write_synth
+    from nl2sparql.data.synth.pools import open_pools
     from nl2sparql.kb.embedded import EmbeddedEndpoint
     from nl2sparql.kb.endpoint import EndpointConfig
     from nl2sparql.paths import resolve
@@ -36,23 +37,12 @@ def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, store_pat
     with EmbeddedEndpoint(EndpointConfig(store_path=store_path, timeout_s=SYNTH_TIMEOUT_S, row_cap=SYNTH_ROW_CAP,
                                          cache_size=0)) as endpoint, Progress(console=console, transient=True) as bar:
         task = bar.add_task("sampling the knowledge base", total=n)
-        report = synthesize(endpoint, n, seed, pools=_pools(store_path),
+        report = synthesize(endpoint, n, seed, pools=open_pools(store_path),
                             progress=lambda kept: bar.update(task, completed=kept, description="kept pairs"))
         path, manifest = write_synth(report, out_dir, endpoint.fingerprint())
     click.echo(f"kept {manifest['kept']} of {manifest['attempts']} candidates in {manifest['seconds']} s "
                f"(seed {seed}) -> {path}")
     _print_counts(manifest)
-
-
-def _pools(store_path: Path | None):
-    """Pools are read with wide limits: they are a handful of big queries, not candidates."""
-    from nl2sparql.data.synth.pools import load_pools
-    from nl2sparql.kb.embedded import EmbeddedEndpoint
-    from nl2sparql.kb.endpoint import EndpointConfig
-
-    with EmbeddedEndpoint(EndpointConfig(store_path=store_path, timeout_s=300, row_cap=1_000_000,
-                                         cache_size=0)) as endpoint:
-        return load_pools(endpoint)
 
 
 @synth.command("stats")
