@@ -51,6 +51,24 @@ def test_every_kept_pair_runs_on_the_kb_and_answers_what_was_recorded(endpoint, 
         assert result.boolean is not None or 0 < len(result.rows) <= 60
 
 
+def test_every_pair_is_inside_the_grammar_the_local_model_writes_under(pairs, tmp_path_factory):
+    import os
+    from pathlib import Path
+
+    from llama_cpp import Llama
+
+    from nl2sparql.modules.grammar import GrammarChecker, catalog_grammar
+    from nl2sparql.modules.local_lm import LOCAL_MODELS, assemble
+    from nl2sparql.paths import MODELS_ENV
+
+    folder = Path(os.environ.get(MODELS_ENV) or tmp_path_factory.mktemp("models"))
+    llama = Llama(model_path=str(assemble(LOCAL_MODELS["qwen-0.5b"], folder)), vocab_only=True, verbose=False)
+    checker = GrammarChecker(llama, catalog_grammar())
+    refused = [r["id"] for r in pairs if not checker.accepts(f"[[ ## sparql ## ]]\n{r['sparql'].strip()}\n\n[[ ## completed ## ]]")]
+    llama.close()
+    assert refused == []
+
+
 def test_the_pairs_cover_resources_forms_and_operators(pairs):
     resources = Counter(r for record in pairs for r in record["trace"]["resources"])
     operators = Counter(record["trace"]["operator"] for record in pairs)

@@ -75,6 +75,8 @@ def _choose_modes(chosen: _Set, form_name: str, rng: random.Random) -> None:
         if resource == "sentix":
             options += ["fixed", "above", "above"]
         mode = rng.choice(options)
+        if mode == "column" and resource == "sentix" and form_name == "top_polarity":
+            mode = "has"  # the form already selects and names the polarity value
         grouped = form_name in ("group", "having")
         if grouped and chosen.group_key == "emotionLabel" and resource == "elita":
             mode = "key"
@@ -184,7 +186,7 @@ def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: lis
         slots.update(agg=agg, agg_var=rules.stats[agg][0], agg_it=rules.stats[agg][1], agg_en=rules.stats[agg][2])
         aggregates = [rules.stats[agg][0]]
     if "${k}" in json.dumps(form):
-        slots["k"] = rng.choice({"having": [1, 2, 3, 5, 10, 20], "longest": [1, 3, 5]}.get(form_name, [3, 5, 10]))
+        slots["k"] = rng.choice({"having": [1, 2, 3, 5, 10, 20]}.get(form_name, [3, 5, 10]))
         words.keep.append(str(slots["k"]))
     if form_name == "top_polarity":
         slots["dir"], slots["extreme_it"], slots["extreme_en"] = rng.choice(

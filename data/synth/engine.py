@@ -63,11 +63,13 @@ def counts_of(records: list[dict]) -> dict[str, dict[str, int]]:
 
 
 def synthesize(endpoint: Endpoint, n: int, seed: int, *, pools: Pools | None = None, max_attempts: int | None = None,
+               accepts: Callable[[str], bool] | None = None,
                progress: Callable[[int], None] = lambda kept: None) -> SynthReport:
-    """Up to `n` kept pairs; the same seed and store give the same pairs in the same order."""
+    """Up to `n` kept pairs; the same seed and store give the same pairs in the same order. `accepts`, when given,
+    says whether a query is inside the grammar the local model writes under (modules/grammar.py)."""
     rng, rules, started = random.Random(seed), load_rules(), time.perf_counter()
     pools = pools or load_pools(endpoint)
-    keeper, cache, report = Keeper(endpoint), {}, SynthReport(seed=seed, asked=n)
+    keeper, cache, report = Keeper(endpoint, accepts), {}, SynthReport(seed=seed, asked=n)
     names, generators, weights = zip(*GENERATORS)
     limit = max_attempts or n * 25
     while len(report.records) < n and report.attempts < limit:

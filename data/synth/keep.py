@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from nl2sparql.data.check import normalise_sparql
@@ -34,6 +35,7 @@ class Keeper:
     """Decides, candidate by candidate, and remembers what it kept (queries, answers, yes/no balance)."""
 
     endpoint: Endpoint
+    accepts: Callable[[str], bool] | None = None  # the fine-tuned model's SPARQL grammar, when the caller has it
     list_cap: int = LIST_CAP
     queries: set[str] = field(default_factory=set)
     answers: set[str] = field(default_factory=set)
@@ -58,6 +60,8 @@ class Keeper:
             check(candidate.sparql)
             if lint(candidate.sparql):
                 return "lint finding", None
+            if self.accepts is not None and not self.accepts(candidate.sparql):
+                return "outside the model's grammar", None
             result = self.endpoint.execute(candidate.sparql)
         except Nl2SparqlError:
             return "error", None

@@ -10,8 +10,8 @@ from nl2sparql.data.synth.pools import CORE_POS, Pools
 from nl2sparql.data.synth.rules import RESOURCE_SLOTS, Candidate, Rules
 from nl2sparql.data.synth.text import fill, indent, sentence, with_prefixes
 
-POS_WORDS = {"noun": ("nome", "noun"), "verb": ("verbo", "verb"), "adjective": ("aggettivo", "adjective"),
-             "adverb": ("avverbio", "adverb")}
+POS_WORDS = {"noun": ("nome", "a noun"), "verb": ("verbo", "a verb"), "adjective": ("aggettivo", "an adjective"),
+             "adverb": ("avverbio", "an adverb")}
 _COMPLIT = "SERVICE <https://klab.ilc.cnr.it/graphdb-compl-it/> {"
 
 
@@ -38,7 +38,7 @@ def _word_slots(rules: Rules, pools: Pools, lemma: str, rng: random.Random) -> d
     complit = sorted(facts.complit_pos & set(POS_WORDS))
     if complit:
         slots["complit_pos"] = rng.choice(complit)
-        slots["pos_it"], slots["pos_en"] = POS_WORDS[slots["complit_pos"]]
+        slots["pos_it"], slots["pos_en_a"] = POS_WORDS[slots["complit_pos"]]
     return slots
 
 
@@ -115,7 +115,7 @@ def compose_ask(rules: Rules, pools: Pools, rng: random.Random, cache: dict) -> 
             slots["class_it"], slots["class_en"] = rules.polarity_classes[slots["polarity"]]
         if spec["mix"] == "pos":
             slots["pos"] = rng.choice(CORE_POS if flip else sorted(facts.pos & set(CORE_POS)))
-            slots["pos_it"], slots["pos_en"] = POS_WORDS[slots["pos"]]
+            slots["pos_it"], slots["pos_en_a"] = POS_WORDS[slots["pos"]]
     keep = [str(slots[k]) for k in ("word", "word2") if k in slots]
     if "emotion" in slots:
         keep.append(f"{slots['emotion']}|{slots['gloss']}")

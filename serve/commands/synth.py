@@ -18,9 +18,11 @@ SYNTH_ROW_CAP = 200    # above the readable-list cap, so a long answer is seen a
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed and store: same pairs.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
               help="Folder for synth.jsonl and manifest.json (default: $NL2SPARQL_HOME/synth/seed-S).")
+@click.option("--grammar/--no-grammar", default=True, show_default=True,
+              help="Keep only queries the local model's SPARQL grammar accepts (needs llama-cpp-python).")
 @store_option
 @click.pass_context
-def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, store_path: Path | None) -> None:
+def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, grammar: bool, store_path: Path | None) -> None:
     """Generate pairs from the schema and the KB, run each, keep the meaningful ones, write them with a manifest."""
     if ctx.invoked_subcommand is not None:
         return
@@ -37,12 +39,30 @@ def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, store_pat
     with EmbeddedEndpoint(EndpointConfig(store_path=store_path, timeout_s=SYNTH_TIMEOUT_S, row_cap=SYNTH_ROW_CAP,
                                          cache_size=0)) as endpoint, Progress(console=console, transient=True) as bar:
         task = bar.add_task("sampling the knowledge base", total=n)
-        report = synthesize(endpoint, n, seed, pools=open_pools(store_path),
+        report = synthesize(endpoint, n, seed, pools=open_pools(store_path), accepts=_grammar(console) if grammar else None,
                             progress=lambda kept: bar.update(task, completed=kept, description="kept pairs"))
         path, manifest = write_synth(report, out_dir, endpoint.fingerprint())
     click.echo(f"kept {manifest['kept']} of {manifest['attempts']} candidates in {manifest['seconds']} s "
                f"(seed {seed}) -> {path}")
     _print_counts(manifest)
+
+
+def _grammar(console):
+    """The grammar check of modules/grammar.py over the small model's vocabulary, or None (with a note) without it."""
+    try:
+        from llama_cpp import Llama
+    except ImportError:
+        console.print("note: llama-cpp-python is not installed, so queries are not checked against the grammar")
+        return None
+    from nl2sparql.modules.grammar import GrammarChecker, catalog_grammar
+    from nl2sparql.modules.local_lm import LOCAL_MODELS, assemble
+
+    from llama_cpp._utils import suppress_stdout_stderr
+
+    with suppress_stdout_stderr(disable=False):  # llama.cpp notes on the context size, irrelevant to a vocabulary
+        llama = Llama(model_path=str(assemble(LOCAL_MODELS["qwen-0.5b"])), vocab_only=True, verbose=False)
+        checker = GrammarChecker(llama, catalog_grammar())
+    return lambda query: checker.accepts(f"[[ ## sparql ## ]]\n{query.strip()}\n\n[[ ## completed ## ]]")
 
 
 @synth.command("stats")
