@@ -163,3 +163,18 @@ def test_cli_writes_pairs_and_manifest_and_both_commands_read_them(kb_store, poo
     assert stats["counts"] == manifest["counts"]
     checked = runner.invoke(main, ["data", "check", "--file", str(tmp_path / "synth.jsonl"), "--store", str(kb_store), "--json"])
     assert checked.exit_code == 0 and json.loads(checked.output)["records"] == 6
+
+
+def test_a_rewording_is_kept_only_when_it_keeps_every_slot_value():
+    from dspy.utils import DummyLM
+
+    from nl2sparql.data.synth.paraphrase import paraphrase_records
+    from nl2sparql.modules.paraphrase import paraphraser
+
+    record = {"question_it": "Quali verbi siciliani finiscono in «-ari»?", "question_en": "Which Sicilian verbs end in '-ari'?",
+              "trace": {"slots": ["ari", "~sicilian"]}}
+    lm = DummyLM([{"paraphrase": "Elenca i verbi del siciliano che terminano in -ari."},   # kept
+                  {"paraphrase": "Which verbs of Sicilian end in -are?"}])                 # lost 'ari': dropped
+    report = paraphrase_records([record], paraphraser(lm), share=1.0, seed=1)
+    assert record["paraphrases"] == {"it": ["Elenca i verbi del siciliano che terminano in -ari."]}
+    assert report["outcome"] == {"kept": 1, "lost a slot value": 1} and report["pairs"] == 1

@@ -37,6 +37,7 @@ class SynthReport:
     attempts: int = 0
     rejected: Counter = field(default_factory=Counter)
     seconds: float = 0.0
+    paraphrase: dict = field(default_factory=dict)  # data/synth/paraphrase.py's counts, when it ran
 
     def counts(self) -> dict[str, dict[str, int]]:
         return counts_of(self.records)
@@ -44,7 +45,8 @@ class SynthReport:
     def manifest(self, digest: str, kb_fingerprint: str) -> dict:
         return {"seed": self.seed, "asked": self.asked, "kept": len(self.records), "attempts": self.attempts,
                 "rejected": dict(sorted(self.rejected.items())), "seconds": round(self.seconds, 1),
-                "kb_fingerprint": kb_fingerprint, "hash": digest, "counts": self.counts()}
+                "kb_fingerprint": kb_fingerprint, "hash": digest, "counts": self.counts(),
+                **({"paraphrase": self.paraphrase} if self.paraphrase else {})}
 
 
 def counts_of(records: list[dict]) -> dict[str, dict[str, int]]:

@@ -20,9 +20,13 @@ SYNTH_ROW_CAP = 200    # above the readable-list cap, so a long answer is seen a
               help="Folder for synth.jsonl and manifest.json (default: $NL2SPARQL_HOME/synth/seed-S).")
 @click.option("--grammar/--no-grammar", default=True, show_default=True,
               help="Keep only queries the local model's SPARQL grammar accepts (needs llama-cpp-python).")
+@click.option("--paraphrase", "share", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Share of the pairs the local model rewords (a rewording that loses a slot value is dropped).")
+@click.option("--lm", default="local/qwen-0.5b", show_default=True, help="The model that rewords.")
 @store_option
 @click.pass_context
-def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, grammar: bool, store_path: Path | None) -> None:
+def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, grammar: bool, share: float, lm: str,
+          store_path: Path | None) -> None:
     """Generate pairs from the schema and the KB, run each, keep the meaningful ones, write them with a manifest."""
     if ctx.invoked_subcommand is not None:
         return
@@ -41,10 +45,25 @@ def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, grammar: 
         task = bar.add_task("sampling the knowledge base", total=n)
         report = synthesize(endpoint, n, seed, pools=open_pools(store_path), accepts=_grammar(console) if grammar else None,
                             progress=lambda kept: bar.update(task, completed=kept, description="kept pairs"))
+        if share > 0:
+            report.paraphrase = _paraphrase(report.records, share, seed, lm, bar)
         path, manifest = write_synth(report, out_dir, endpoint.fingerprint())
     click.echo(f"kept {manifest['kept']} of {manifest['attempts']} candidates in {manifest['seconds']} s "
                f"(seed {seed}) -> {path}")
+    if manifest.get("paraphrase"):
+        done = manifest["paraphrase"]
+        click.echo(f"paraphrases: {done['outcome']} ({done['per_minute']} a minute with {lm})")
     _print_counts(manifest)
+
+
+def _paraphrase(records: list[dict], share: float, seed: int, lm: str, bar) -> dict:
+    from nl2sparql.data.synth.paraphrase import paraphrase_records
+    from nl2sparql.modules.lm import resolve_lm
+    from nl2sparql.modules.paraphrase import paraphraser
+
+    reword = paraphraser(resolve_lm(lm, temperature=0.0, max_tokens=96, cache=False))
+    task = bar.add_task("rewording", total=round(len(records) * share) or None)
+    return paraphrase_records(records, reword, share, seed, progress=lambda done: bar.update(task, completed=done))
 
 
 def _grammar(console):
