@@ -178,3 +178,24 @@ def test_a_rewording_is_kept_only_when_it_keeps_every_slot_value():
     report = paraphrase_records([record], paraphraser(lm), share=1.0, seed=1)
     assert record["paraphrases"] == {"it": ["Elenca i verbi del siciliano che terminano in -ari."]}
     assert report["outcome"] == {"kept": 1, "lost a slot value": 1} and report["pairs"] == 1
+
+
+def test_finetune_examples_mix_in_synthetic_pairs_but_never_a_held_out_query(kb_store, pairs, tmp_path):
+    from nl2sparql.artifacts.load import load
+    from nl2sparql.optimize.finetune.run import FinetuneConfig, make_examples
+    from nl2sparql.optimize.finetune.synth import synth_records
+
+    records = load_dataset()
+    leaked = dict(pairs[0], id="syn-leak", sparql=next(r.sparql for r in records if r.split == "test"))
+    lines = [leaked, *pairs[:3]]
+    (tmp_path / "synth.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in lines))
+    assert [r.id for r in synth_records(tmp_path, records, 10)] == [r["id"] for r in pairs[:3]]
+    config = FinetuneConfig(train_limit=1, synth=str(tmp_path), synth_ratio=2.0)
+    program = load("uncompiled", store=kb_store, settings=config.program_settings(), lm_object=object())
+    try:
+        examples = make_examples(config, program, records)
+    finally:
+        program.close()
+    synthetic = [e for e in examples if e.source == "synth"]
+    assert {e.record_id for e in synthetic} == {r["id"] for r in pairs[:2]}
+    assert len(synthetic) == 4 and len(examples) > len(synthetic)  # both wordings of two pairs, plus the gold
