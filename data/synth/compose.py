@@ -126,7 +126,8 @@ def _entry_name(rules: Rules, chosen: _Set, resource: str) -> str:
 
 def _block(rules: Rules, chosen: _Set, resource: str, mode: str, rng: random.Random | None = None) -> list[str]:
     spec = rules.resources[resource]
-    key = {"column": "column_block", "key": "column_block", "fixed": "fixed_block", "above": "above_block"}.get(mode, "block")
+    key = {"column": "column_block", "key": "column_block", "fixed": "fixed_block",
+           "above": "above_block"}.get(mode, "block")
     slots = dict(chosen.slots, entry=spec.get("entry") and _entry_name(rules, chosen, resource))
     return fill(spec[key], slots).split("\n")
 
@@ -143,7 +144,8 @@ def _body(rules: Rules, chosen: _Set, form: dict) -> list[str]:
     lines: list[str] = []
     for resource in chosen.resources:
         lines += _block(rules, chosen, resource, chosen.modes[resource])
-    pos = f"lila:{chosen.pos}" if chosen.pos else ("?pos" if chosen.group_key == "pos" and form.get("grouped") else None)
+    grouped_by_pos = chosen.group_key == "pos" and form.get("grouped")
+    pos = f"lila:{chosen.pos}" if chosen.pos else ("?pos" if grouped_by_pos else None)
     if chosen.resources:
         lines.append("?lemma ontolex:writtenRep ?italianWord" + (f" ;\n    lila:hasPOS {pos} ." if pos else " ."))
     else:
@@ -165,7 +167,8 @@ def _threshold(chosen: _Set) -> None:
     chosen.keep.append(str(bound))
 
 
-def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: list[str], rng: random.Random) -> Candidate:
+def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: list[str],
+               rng: random.Random) -> Candidate:
     slots, words = dict(chosen.slots), _Words(rules, chosen, rng)
     columns = [rules.resources[r]["column"] for r, m in chosen.modes.items() if m == "column"]
     extra_lines: list[str] = []
@@ -193,10 +196,12 @@ def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: lis
             [("DESC", "alta", "highest"), ("ASC", "bassa", "lowest")])
     head = fill(form["select"], slots)
     where = ("ASK {" if form["form"] == "ASK" else head + " WHERE {")
-    query = "\n".join([where, *indent(body + extra_lines), "}"] + ([fill(form["modifiers"], slots)] if form.get("modifiers") else []))
+    modifiers = [fill(form["modifiers"], slots)] if form.get("modifiers") else []
+    query = "\n".join([where, *indent(body + extra_lines), "}", *modifiers])
     grouped = form.get("grouped")
+    ranked = ["polarityValue"] if form_name == "top_polarity" else []
     answer = [chosen.group_key] if grouped else ([] if aggregates or form["form"] == "ASK" else
-                                                  ["italianWord", *(["polarityValue"] if form_name == "top_polarity" else []), *columns])
+                                                  ["italianWord", *ranked, *columns])
     if form_name == "longest":
         answer.append("length")
     patterns = _patterns(rules, chosen, form_name, form)
@@ -205,7 +210,8 @@ def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: lis
         resources=chosen.resources + ((chosen.extra,) if form.get("negate") or form.get("optional") else ()),
         sparql=with_prefixes(query), question_it=sentence(fill(rng.choice(form["it"]), words.it(slots))),
         question_en=sentence(fill(rng.choice(form["en"]), words.en(slots))), patterns=patterns,
-        answer=tuple(answer), aggregates=tuple(fill(a, slots) for a in aggregates), slots=tuple(chosen.keep + words.keep))
+        answer=tuple(answer), aggregates=tuple(fill(a, slots) for a in aggregates),
+        slots=tuple(chosen.keep + words.keep))
 
 
 def _patterns(rules: Rules, chosen: _Set, form_name: str, form: dict) -> tuple[str, ...]:
@@ -216,7 +222,8 @@ def _patterns(rules: Rules, chosen: _Set, form_name: str, form: dict) -> tuple[s
         found.add("pos_filter")
     if chosen.filter_kind:
         found.add("morphology_regex")
-    if form.get("aggregates") or form.get("grouped") or form_name in ("polarity_stat", "longest", "top_polarity", "some"):
+    ranked = form_name in ("polarity_stat", "longest", "top_polarity", "some")
+    if form.get("aggregates") or form.get("grouped") or ranked:
         found.add("counting_grouping")
     if form["form"] == "ASK":
         found.add("ask")
@@ -269,14 +276,17 @@ class _Words:
 
     def it(self, slots: dict) -> dict:
         preds = _join(self.it_preds, "e") or "compaiono in LiITA"
-        return dict(slots, head=self.head["it"], art=self.head["art"], art_k="i" if self.head["art"] == "gli" else self.head["art"], How_many=self.head["how_many"],
+        art = self.head["art"]
+        return dict(slots, head=self.head["it"], art=art, art_k="i" if art == "gli" else art,
+                    How_many=self.head["how_many"],
                     how_many=self.head["how_many"].lower(), of_the=self.head["of_the"], long=self.head["long"],
                     preds=preds, neg=slots["neg_it"], neg_plain=slots["plain_it"], maybe=slots["maybe_it"],
                     **{"with": (", " + _join(self.it_with, "e")) if self.it_with else ""})
 
     def en(self, slots: dict) -> dict:
         preds = _join(self.en_preds, "and") or "appear in LiITA"
-        return dict(slots, head=self.head["en"], art="the", art_k="the", How_many="How many", how_many="how many", of_the="of the",
+        return dict(slots, head=self.head["en"], art="the", art_k="the", How_many="How many", how_many="how many",
+                    of_the="of the",
                     long="long", preds=preds, neg=slots["neg_en"], neg_plain=slots["plain_en"], maybe=slots["maybe_en"],
                     **{"with": (", " + _join(self.en_with, "and")) if self.en_with else ""})
 

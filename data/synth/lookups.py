@@ -60,16 +60,19 @@ def compose_lookup(rules: Rules, pools: Pools, rng: random.Random, cache: dict) 
     return _make(f"lookup:{name}", "select", "SELECT", spec, sparql, slots, keep, rng)
 
 
-def _relation(rules: Rules, pools: Pools, name: str, spec: dict, word: str, rng: random.Random, cache: dict) -> Candidate:
+def _relation(rules: Rules, pools: Pools, name: str, spec: dict, word: str, rng: random.Random,
+              cache: dict) -> Candidate:
     triple, rel = spec["relation"]
     join_name = rng.choice(sorted(rules.relation_joins)) if rng.random() < 0.4 else None
     if join_name:  # pick a word whose related word the joined resource knows, so the join is rarely empty
         known = cache.setdefault(f"words:{join_name}", {f.word for f in pools.words.values()
                                                         if f.has(rules.relation_joins[join_name]["resource"])})
         relation = {"hyponym": "hypernym", "hypernym": "hyponym", "part": "whole", "whole": "part"}.get(rel, rel)
-        pairs = cache.setdefault(f"{relation}:{join_name}", sorted({a for a, b in pools.relations[relation] if b in known}))
+        pairs = cache.setdefault(f"{relation}:{join_name}",
+                                 sorted({a for a, b in pools.relations[relation] if b in known}))
         word = rng.choice(pairs) if pairs else word
-    lines = [_COMPLIT, "  ?word ontolex:canonicalForm [ ontolex:writtenRep \"${word}\"@it ] ;", "    ontolex:sense ?sense .",
+    lines = [_COMPLIT, "  ?word ontolex:canonicalForm [ ontolex:writtenRep \"${word}\"@it ] ;",
+             "    ontolex:sense ?sense .",
              f"  {triple}", f"  ?{rel}Entry ontolex:sense ?{rel}Sense ;",
              f"    ontolex:canonicalForm [ ontolex:writtenRep ?{rel}Word ] .", "}"]
     columns, patterns = [f"{rel}Word"], list(spec["patterns"])
@@ -137,9 +140,11 @@ def compose_dialect_set(rules: Rules, pools: Pools, rng: random.Random, cache: d
     filter_spec = rules.filters[kind]
     slots = {"value": value, "var": var, "head": rules.heads[pos]["it"], "head_en": rules.heads[pos]["en"],
              "adj": info["adj_it"], "adj_en": info["adj_en"]}
-    slots["filter"], slots["filter_en"] = fill(rng.choice(filter_spec["it"]), slots), fill(rng.choice(filter_spec["en"]), slots)
+    slots["filter"] = fill(rng.choice(filter_spec["it"]), slots)
+    slots["filter_en"] = fill(rng.choice(filter_spec["en"]), slots)
     lines = [f"?{var}Lemma dcterms:isPartOf <{info['bank']}> ;", f"    lila:hasPOS lila:{pos} ;",
-             f"    ontolex:writtenRep ?{var}Word .", fill(filter_spec["sparql"], slots).replace("?italianWord", f"?{var}Word")]
+             f"    ontolex:writtenRep ?{var}Word .",
+             fill(filter_spec["sparql"], slots).replace("?italianWord", f"?{var}Word")]
     query = "\n".join([fill(form["select"], slots) + " WHERE {", *indent(lines), "}"])
     spec = dict(form, answer=[fill(a, slots) for a in form.get("answer", [])])
     return _make(f"dialect:{form_name}", "count_distinct" if form_name == "count" else "select", "SELECT", spec,

@@ -30,12 +30,12 @@ QUERIES = {
              "?lemma ; elita:HasEmotion ?emotion . ?emotion rdfs:label ?emotionLabel } }",
     "sentix": "SELECT ?lemma ?polarityValue ?polarity WHERE { ?sentixEntry ontolex:canonicalForm ?lemma ; "
               "marl:hasPolarityValue ?polarityValue ; marl:hasPolarity ?polarity . }",
-    "sicilian": "SELECT ?lemma ?dialectWord WHERE { ?italianEntry ontolex:canonicalForm ?lemma ; vartrans:translatableAs "
-                "?dialectEntry . <http://liita.it/data/id/LexicalReources/DialettoSiciliano/Lexicon> lime:entry "
-                "?italianEntry . ?dialectEntry ontolex:canonicalForm [ ontolex:writtenRep ?dialectWord ] }",
-    "parmigiano": "SELECT ?lemma ?dialectWord WHERE { ?italianEntry ontolex:canonicalForm ?lemma ; vartrans:translatableAs "
-                  "?dialectEntry . <http://liita.it/data/id/LexicalReources/DialettoParmigiano/Lexicon> lime:entry "
-                  "?italianEntry . ?dialectEntry ontolex:canonicalForm [ ontolex:writtenRep ?dialectWord ] }",
+    "sicilian": "SELECT ?lemma ?dialectWord WHERE { ?italianEntry ontolex:canonicalForm ?lemma ; "
+                "vartrans:translatableAs ?dialectEntry . "
+                "<http://liita.it/data/id/LexicalReources/DialettoSiciliano/Lexicon> lime:entry ?italianEntry . ?dialectEntry ontolex:canonicalForm [ ontolex:writtenRep ?dialectWord ] }",
+    "parmigiano": "SELECT ?lemma ?dialectWord WHERE { ?italianEntry ontolex:canonicalForm ?lemma ; "
+                  "vartrans:translatableAs ?dialectEntry . "
+                  "<http://liita.it/data/id/LexicalReources/DialettoParmigiano/Lexicon> lime:entry ?italianEntry . ?dialectEntry ontolex:canonicalForm [ ontolex:writtenRep ?dialectWord ] }",
     "complit": f"SELECT DISTINCT ?lemma ?pos WHERE {{ {_COMPLIT} {{ ?word a ontolex:Word ; lexinfo:partOfSpeech "
                "[ rdfs:label ?pos ] ; ontolex:sense ?sense . ?sense skos:definition ?definition } "
                "?word ontolex:canonicalForm ?lemma }",

@@ -18,6 +18,8 @@ SYNTH_ROW_CAP = 200    # above the readable-list cap, so a long answer is seen a
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed and store: same pairs.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
               help="Folder for synth.jsonl and manifest.json (default: $NL2SPARQL_HOME/synth/seed-S).")
+@click.option("--timeout", "timeout_s", type=click.FloatRange(min=0.1), default=SYNTH_TIMEOUT_S, show_default=True,
+              help="Seconds a candidate may run; slower ones are dropped (raise it on a busy machine).")
 @click.option("--grammar/--no-grammar", default=True, show_default=True,
               help="Keep only queries the local model's SPARQL grammar accepts (needs llama-cpp-python).")
 @click.option("--paraphrase", "share", type=click.FloatRange(0, 1), default=0.0, show_default=True,
@@ -25,8 +27,8 @@ SYNTH_ROW_CAP = 200    # above the readable-list cap, so a long answer is seen a
 @click.option("--lm", default="local/qwen-0.5b", show_default=True, help="The model that rewords.")
 @store_option
 @click.pass_context
-def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, grammar: bool, share: float, lm: str,
-          store_path: Path | None) -> None:
+def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, timeout_s: float, grammar: bool, share: float,
+          lm: str, store_path: Path | None) -> None:
     """Generate pairs from the schema and the KB, run each, keep the meaningful ones, write them with a manifest."""
     if ctx.invoked_subcommand is not None:
         return
@@ -40,10 +42,11 @@ def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, grammar: 
 
     out_dir = out_dir or resolve().home / "synth" / f"seed-{seed}"
     console = make_console(stderr=True)
-    with EmbeddedEndpoint(EndpointConfig(store_path=store_path, timeout_s=SYNTH_TIMEOUT_S, row_cap=SYNTH_ROW_CAP,
+    with EmbeddedEndpoint(EndpointConfig(store_path=store_path, timeout_s=timeout_s, row_cap=SYNTH_ROW_CAP,
                                          cache_size=0)) as endpoint, Progress(console=console, transient=True) as bar:
         task = bar.add_task("sampling the knowledge base", total=n)
-        report = synthesize(endpoint, n, seed, pools=open_pools(store_path), accepts=_grammar(console) if grammar else None,
+        accepts = _grammar(console) if grammar else None
+        report = synthesize(endpoint, n, seed, pools=open_pools(store_path), accepts=accepts,
                             progress=lambda kept: bar.update(task, completed=kept, description="kept pairs"))
         if share > 0:
             report.paraphrase = _paraphrase(report.records, share, seed, lm, bar)
