@@ -173,11 +173,14 @@ def test_a_rewording_is_kept_only_when_it_keeps_every_slot_value():
 
     record = {"question_it": "Quali verbi siciliani finiscono in «-ari»?", "question_en": "Which Sicilian verbs end in '-ari'?",
               "trace": {"slots": ["ari", "~sicilian"]}}
-    lm = DummyLM([{"paraphrase": "Elenca i verbi del siciliano che terminano in -ari."},   # kept
-                  {"paraphrase": "Which verbs of Sicilian end in -are?"}])                 # lost 'ari': dropped
-    report = paraphrase_records([record], paraphraser(lm), share=1.0, seed=1)
-    assert record["paraphrases"] == {"it": ["Elenca i verbi del siciliano che terminano in -ari."]}
-    assert report["outcome"] == {"kept": 1, "lost a slot value": 1} and report["pairs"] == 1
+    lm = DummyLM([{"paraphrase": "In siciliano, quali verbi terminano in -ari?"},   # kept
+                  {"paraphrase": "Which verbs of Sicilian end in -are?"},          # lost 'ari': dropped
+                  {"paraphrase": "I verbi siciliani finiscono in -ari."},          # an assertion: dropped
+                  {"paraphrase": "Which Sicilian verbs end in '-ari'?"}])          # the template again: dropped
+    report = paraphrase_records([record, dict(record, trace={"slots": ["ari"]})], paraphraser(lm), share=1.0, seed=1)
+    assert record["paraphrases"] == {"it": ["In siciliano, quali verbi terminano in -ari?"]}
+    assert report["outcome"] == {"kept": 1, "lost a slot value": 1, "no longer a question": 1,
+                                 "same as the template": 1}
 
 
 def test_finetune_examples_mix_in_synthetic_pairs_but_never_a_held_out_query(kb_store, pairs, tmp_path):

@@ -1,5 +1,6 @@
 """Rewordings of a share of the kept pairs by a language model passed in; a rewording is kept only when it still
-says every slot value of its pair (words, numbers, resources, emotions) and differs from the template wording."""
+says every slot value of its pair (words, numbers, resources, emotions), differs from the template wording and is
+still a question when the template was one."""
 
 from __future__ import annotations
 
@@ -40,4 +41,6 @@ def _verdict(text: str | None, original: str, slots: list[str]) -> str:
         return "same as the template"
     if not keeps_slots(text, slots):
         return "lost a slot value"
+    if original.rstrip().endswith("?") and not text.rstrip().endswith("?"):
+        return "no longer a question"  # the small model tends to answer or assert instead of rewording
     return "kept"
