@@ -38,6 +38,7 @@ class SynthReport:
     rejected: Counter = field(default_factory=Counter)
     seconds: float = 0.0
     paraphrase: dict = field(default_factory=dict)  # data/synth/paraphrase.py's counts, when it ran
+    interrupted: bool = False
 
     def counts(self) -> dict[str, dict[str, int]]:
         return counts_of(self.records)
@@ -45,7 +46,8 @@ class SynthReport:
     def manifest(self, digest: str, kb_fingerprint: str) -> dict:
         return {"seed": self.seed, "asked": self.asked, "kept": len(self.records), "attempts": self.attempts,
                 "rejected": dict(sorted(self.rejected.items())), "seconds": round(self.seconds, 1),
-                "kb_fingerprint": kb_fingerprint, "hash": digest, "counts": self.counts(),
+                "kb_fingerprint": kb_fingerprint, "hash": digest, "interrupted": self.interrupted,
+                "counts": self.counts(),
                 **({"paraphrase": self.paraphrase} if self.paraphrase else {})}
 
 
@@ -74,17 +76,20 @@ def synthesize(endpoint: Endpoint, n: int, seed: int, *, pools: Pools | None = N
     keeper, cache, report = Keeper(endpoint, accepts), {}, SynthReport(seed=seed, asked=n)
     names, generators, weights = zip(*GENERATORS)
     limit = max_attempts or n * 25
-    while len(report.records) < n and report.attempts < limit:
-        report.attempts += 1
-        index = rng.choices(range(len(generators)), weights=weights)[0]
-        candidate = generators[index](rules, pools, rng, cache)
-        if candidate is None:
-            keeper.rejected["no value to sample"] += 1
-            continue
-        result, reason = keeper.judge(candidate)
-        if reason is None:
-            report.records.append(to_record(candidate, result, seed, len(report.records)))
-            progress(len(report.records))
+    try:
+        while len(report.records) < n and report.attempts < limit:
+            report.attempts += 1
+            index = rng.choices(range(len(generators)), weights=weights)[0]
+            candidate = generators[index](rules, pools, rng, cache)
+            if candidate is None:
+                keeper.rejected["no value to sample"] += 1
+                continue
+            result, reason = keeper.judge(candidate)
+            if reason is None:
+                report.records.append(to_record(candidate, result, seed, len(report.records)))
+                progress(len(report.records))
+    except KeyboardInterrupt:  # Ctrl-C: the pairs kept so far are still written, marked as interrupted
+        report.interrupted = True
     report.rejected, report.seconds = keeper.rejected, time.perf_counter() - started
     return report
 

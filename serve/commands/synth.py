@@ -47,7 +47,7 @@ def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, timeout_s
         task = bar.add_task("sampling the knowledge base", total=n)
         accepts = _grammar(console) if grammar else None
         report = synthesize(endpoint, n, seed, pools=open_pools(store_path), accepts=accepts,
-                            progress=lambda kept: bar.update(task, completed=kept, description="kept pairs"))
+                            progress=lambda kept: _progress(bar, task, console, kept, n))
         if share > 0:
             report.paraphrase = _paraphrase(report.records, share, seed, lm, bar)
         path, manifest = write_synth(report, out_dir, endpoint.fingerprint())
@@ -57,6 +57,12 @@ def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, timeout_s
         done = manifest["paraphrase"]
         click.echo(f"paraphrases: {done['outcome']} ({done['per_minute']} a minute with {lm})")
     _print_counts(manifest)
+
+
+def _progress(bar, task, console, kept: int, n: int) -> None:
+    bar.update(task, completed=kept, description="kept pairs")
+    if not console.is_terminal and (kept % 100 == 0 or kept == n):  # a log file gets a line now and then
+        console.print(f"kept {kept} of {n} pairs")
 
 
 def _paraphrase(records: list[dict], share: float, seed: int, lm: str, bar) -> dict:
