@@ -39,7 +39,7 @@ def data_check(dataset_dir: Path | None, store_path: Path | None, file: Path | N
         bar = iter(track(range(len(records)), description="checking gold", console=make_console(stderr=True),
                          disable=as_json, transient=True))
         next(bar, None)
-        report = check_dataset(records, endpoint, progress=lambda record: next(bar, None))
+        report = check_dataset(records, endpoint, progress=lambda record: next(bar, None), twins=not file)
     if not file:
         report.offenders += [Offender(i, OFF_TOPIC_FILE.name, problem)
                              for i, problem in off_topic_problems(load_off_topic())]
