@@ -18,12 +18,16 @@ def data() -> None:
 @data.command("check")
 @dataset_option
 @store_option
+@click.option("--chains", "chains_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Follow-up chains file (default: data/followup/chains.jsonl).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def data_check(dataset_dir: Path | None, store_path: Path | None, as_json: bool) -> None:
-    """Run every gold query on the embedded KB; fail (exit 1) with a table of offenders."""
+def data_check(dataset_dir: Path | None, store_path: Path | None, chains_path: Path | None, as_json: bool) -> None:
+    """Run every gold query (dataset and follow-up chains) on the embedded KB; fail (exit 1) with a table of
+    offenders."""
     from rich.progress import track
 
-    from nl2sparql.data.check import check_dataset
+    from nl2sparql.data.chains import load_chains
+    from nl2sparql.data.check import check_chains, check_dataset
     from nl2sparql.data.dataset import load_dataset
     from nl2sparql.data.tables import check_tables
     from nl2sparql.kb.embedded import EmbeddedEndpoint
@@ -35,6 +39,8 @@ def data_check(dataset_dir: Path | None, store_path: Path | None, as_json: bool)
                          disable=as_json, transient=True))
         next(bar, None)
         report = check_dataset(records, endpoint, progress=lambda record: next(bar, None))
+        chains = load_chains(chains_path)
+        report.offenders += check_chains(chains, endpoint)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
