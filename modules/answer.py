@@ -149,4 +149,5 @@ def prediction_json(out) -> dict:
         "grounding": list(out.get("grounding", [])), "notes": list(out.get("notes", [])),
         "attempts": [a.to_json() for a in out.attempts], "errors": out.errors, "usage": out.usage,
         "seconds": round(out.seconds, 3),
+        **{key: out.get(key) for key in ("conversation_id", "turn", "standalone_question", "built_on") if key in out},
     }
