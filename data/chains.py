@@ -106,3 +106,13 @@ def turn_record(chain: Chain, index: int) -> Record:
     return Record(id=chain.turn_id(index), question_it=turn.question, question_en=turn.question, sparql=turn.sparql,
                   patterns=patterns, complexity="medium", answer_variables=turn.answer_variables,
                   split=SPLIT_PREFIX + chain.split, source=chain.source)
+
+
+def kind_counts(chains: list[Chain]) -> dict[str, dict[str, int]]:
+    """Turns per kind × split, with the chains per split under `chains`."""
+    counts = {kind: dict.fromkeys(CHAIN_SPLITS, 0) for kind in ("chains", *KINDS)}
+    for chain in chains:
+        counts["chains"][chain.split] = counts["chains"].get(chain.split, 0) + 1
+        for turn in chain.turns:
+            counts[turn.kind][chain.split] = counts[turn.kind].get(chain.split, 0) + 1
+    return counts

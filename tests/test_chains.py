@@ -6,7 +6,8 @@ from collections import Counter
 
 import pytest
 
-from nl2sparql.data.chains import KINDS, chains_of_split, default_chains_path, load_chains, turn_record
+from nl2sparql.data.chains import (KINDS, chains_of_split, default_chains_path, kind_counts, load_chains,
+                                   turn_record)
 from nl2sparql.data.check import check_chains
 from nl2sparql.errors import DatasetError
 
@@ -68,3 +69,10 @@ def test_malformed_chains_are_refused_on_load(tmp_path, edit, message):
     edit(data)
     with pytest.raises(DatasetError, match=message):
         load_chains(_write(tmp_path, data))
+
+
+def test_kind_counts_add_up(chains):
+    counts = kind_counts(chains)
+    assert sum(counts["chains"].values()) == len(chains)
+    assert sum(sum(row.values()) for kind, row in counts.items() if kind != "chains") == sum(len(c.turns)
+                                                                                          for c in chains)

@@ -55,17 +55,19 @@ def data_check(dataset_dir: Path | None, store_path: Path | None, chains_path: P
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 def data_stats(dataset_dir: Path | None, as_json: bool) -> None:
     """Pairs per pattern and split, multi-pattern share, languages."""
+    from nl2sparql.data.chains import kind_counts, load_chains
     from nl2sparql.data.check import pattern_counts
     from nl2sparql.data.dataset import load_dataset
-    from nl2sparql.data.tables import stats_table
+    from nl2sparql.data.tables import chains_table, stats_table
 
-    records = load_dataset(dataset_dir)
+    records, chains = load_dataset(dataset_dir), load_chains()
     if as_json:
         counts = pattern_counts(records)
         click.echo(json.dumps({"records": len(records), "multi_pattern": sum(len(r.patterns) > 1 for r in records),
-                               "counts": counts}, indent=2))
+                               "counts": counts, "followup": kind_counts(chains)}, indent=2))
         return
     make_console().print(stats_table(records))
+    make_console().print(chains_table(chains))
 
 
 @data.command("split")
