@@ -100,3 +100,21 @@ class FollowUp(dspy.Module):
         out = self.rewrite(history=describe_history(history, self.keep_turns), question=question)
         standalone = " ".join(str(out.standalone_question or "").split()) or question
         return dspy.Prediction(standalone_question=standalone, built_on=len(history) - 1, calls=1)
+
+
+def gold_histories(chain, endpoint) -> list[tuple[TurnSummary, ...]]:
+    """For each turn of a follow-up chain, the gold history before it (earlier turns' standalone questions,
+    gold queries and their answers on `endpoint`)."""
+    histories, summaries = [], []
+    for turn in chain.turns:
+        histories.append(tuple(summaries))
+        summaries.append(TurnSummary.of(turn.question, turn.standalone, turn.sparql, endpoint.execute(turn.sparql)))
+    return histories
+
+
+def rewrite_examples(chains, endpoint) -> list[dspy.Example]:
+    """The follow-up step's trainset: every follow-up of `chains` with its gold history and standalone question
+    (for compiling `FollowUp` like the other steps; pass train chains only)."""
+    return [dspy.Example(question=turn.question, history=history, standalone_question=turn.standalone)
+            .with_inputs("question", "history")
+            for chain in chains for turn, history in zip(chain.turns, gold_histories(chain, endpoint)) if history]

@@ -88,3 +88,22 @@ def test_history_shows_only_the_last_query():
     turns = [TurnSummary("q1", "first question", "SELECT 1"), TurnSummary("q2", "second question", "SELECT 2")]
     text = describe_history(turns)
     assert "first question" in text and "SELECT 1" not in text and "SELECT 2" in text
+
+
+def test_the_step_compiles_and_saves_like_the_others(endpoint, tmp_path):
+    from nl2sparql.data.chains import load_chains
+    from nl2sparql.modules.followup import rewrite_examples
+
+    trainset = rewrite_examples([c for c in load_chains() if c.split == "train"][:2], endpoint)
+    assert trainset and all(ex.history and ex.standalone_question != ex.question for ex in trainset)
+    dspy.configure(lm=DummyLM({f"]]\n{ex.question}\n": {"standalone_question": ex.standalone_question}
+                               for ex in reversed(trainset)}))
+    compiled = dspy.BootstrapFewShot(metric=lambda ex, pred, trace=None: pred.standalone_question
+                                     == ex.standalone_question, max_bootstrapped_demos=2,
+                                     max_labeled_demos=0).compile(FollowUp(), trainset=trainset)
+    assert len(compiled.rewrite.demos) == 2 and "Question:" in compiled.rewrite.demos[0]["history"]
+    compiled.save(str(tmp_path / "followup.json"))
+    fresh = FollowUp()
+    fresh.load(str(tmp_path / "followup.json"))
+    assert [d["standalone_question"] for d in fresh.rewrite.demos] == [
+        d["standalone_question"] for d in compiled.rewrite.demos]

@@ -8,7 +8,7 @@ from typing import Callable
 import dspy
 from nl2sparql.data.chains import Chain
 from nl2sparql.errors import DatasetError
-from nl2sparql.modules.followup import FollowUp, TurnSummary, describe_history, needs_history
+from nl2sparql.modules.followup import FollowUp, describe_history, gold_histories, needs_history
 from nl2sparql.optimize.finetune.examples import TrainExample
 
 SOURCE = "followup"  # the rewrite examples, counted apart from the gold generate examples in the manifest
@@ -25,8 +25,7 @@ def chain_examples(program, chains: list[Chain], *, answer_sparql: Callable[[str
     adapter = dspy.settings.adapter or dspy.ChatAdapter()
     examples = []
     for chain in chains:
-        history: list[TurnSummary] = []
-        for index, turn in enumerate(chain.turns):
+        for index, (turn, history) in enumerate(zip(chain.turns, gold_histories(chain, program.runtime.endpoint))):
             turn_id = chain.turn_id(index)
             if index and needs_history(turn.question, has_history=True):
                 inputs = {"history": describe_history(history, followup.keep_turns), "question": turn.question}
@@ -39,6 +38,4 @@ def chain_examples(program, chains: list[Chain], *, answer_sparql: Callable[[str
             examples.append(TrainExample(turn_id, chain.language, turn.standalone,
                                          tuple(program.generate_messages(turn.standalone, exclude_ids=(turn_id,))),
                                          program.generate_answer(sparql)))
-            result = program.runtime.endpoint.execute(turn.sparql)
-            history.append(TurnSummary.of(turn.question, turn.standalone, turn.sparql, result))
     return examples
