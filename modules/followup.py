@@ -4,7 +4,7 @@ the pipeline (and its fine-tuned generate step) answers it unchanged."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import dspy
