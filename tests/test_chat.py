@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import pty
@@ -24,6 +25,7 @@ class Terminal:
         if self.pid == 0:
             os.execvpe(argv[0], argv, env)
         self.seen = ""
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")  # a character may straddle two reads
 
     def read_until(self, text: str, timeout: float = 120) -> str:
         deadline = time.monotonic() + timeout
@@ -38,7 +40,7 @@ class Terminal:
                     break
                 if not chunk:
                     break
-                self.seen += chunk.decode("utf-8", "replace")
+                self.seen += self.decoder.decode(chunk)
         return self.seen[start:]
 
     def type(self, line: str) -> None:
