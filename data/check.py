@@ -179,3 +179,25 @@ def group_by_split(records: list[Record]) -> dict[str, list[Record]]:
     for record in records:
         groups[record.split].append(record)
     return groups
+
+
+def check_chains(chains: list, endpoint: Endpoint) -> list[Offender]:
+    """Every turn of every follow-up chain runs and answers what it says; ids are unique, splits known,
+    and no first question opens chains in two splits."""
+    from nl2sparql.data.chains import CHAIN_SPLITS, turn_record
+
+    offenders = []
+    for chain in chains:
+        for index in range(len(chain.turns)):
+            record = turn_record(chain, index)
+            offenders += [Offender(record.id, chain.source, p) for p in _execution_problems(record, endpoint)]
+    ids = Counter(c.id for c in chains)
+    offenders += [Offender(i, "", "chain id used more than once") for i, n in ids.items() if n > 1]
+    offenders += [Offender(c.id, c.source, f"split {c.split!r} is not one of {CHAIN_SPLITS}")
+                  for c in chains if c.split not in CHAIN_SPLITS]
+    opening: dict[str, set[str]] = defaultdict(set)
+    for chain in chains:
+        opening[normalise_question(chain.turns[0].question)].add(chain.split)
+    offenders += [Offender("", "", f"first question {q!r} opens chains in splits {sorted(s)}")
+                  for q, s in opening.items() if len(s) > 1]
+    return offenders
