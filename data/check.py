@@ -190,7 +190,7 @@ def check_chains(chains: list, endpoint: Endpoint) -> list[Offender]:
     for chain in chains:
         for index in range(len(chain.turns)):
             record = turn_record(chain, index)
-            offenders += [Offender(record.id, chain.source, p) for p in _execution_problems(record, endpoint)]
+            offenders += [Offender(record.id, chain.source, p) for p in _execution_problems(record, endpoint, {})]
     ids = Counter(c.id for c in chains)
     offenders += [Offender(i, "", "chain id used more than once") for i, n in ids.items() if n > 1]
     offenders += [Offender(c.id, c.source, f"split {c.split!r} is not one of {CHAIN_SPLITS}")
