@@ -9,6 +9,7 @@ import click
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.serve.commands.artifacts import artifacts
 from nl2sparql.serve.commands.ask import ask_command, retrieve_command
+from nl2sparql.serve.commands.chat import chat_command
 from nl2sparql.serve.commands.data import data
 from nl2sparql.serve.commands.eval import eval_group
 from nl2sparql.serve.commands.kb import kb
@@ -40,6 +41,7 @@ def main(debug: bool) -> None:
     \b
     nl2sparql kb build                            build the embedded knowledge base (once)
     nl2sparql ask "Quali lemmi esprimono gioia?"  translate, run, repair, answer
+    nl2sparql chat                                a conversation: follow-ups build on the last answer
     nl2sparql optimize run                        compile a new version
     nl2sparql eval compare zero-shot latest       compare versions on the test split
     nl2sparql artifacts list                      the compiled versions
@@ -47,7 +49,8 @@ def main(debug: bool) -> None:
     """
 
 
-for command in (kb, data, retrieve_command, ask_command, artifacts, optimize, eval_group, mcp, web_command):
+for command in (kb, data, retrieve_command, ask_command, chat_command, artifacts, optimize, eval_group, mcp,
+                web_command):
     main.add_command(command)
 
 

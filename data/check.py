@@ -75,7 +75,9 @@ def pattern_counts(records: list[Record]) -> dict[str, dict[str, int]]:
 
 
 def check_dataset(records: list[Record], endpoint: Endpoint,
-                  progress: Callable[[Record], None] = lambda record: None) -> CheckReport:
+                  progress: Callable[[Record], None] = lambda record: None, twins: bool = True) -> CheckReport:
+    """Every check of the curated dataset; `twins=False` for training pairs that are never scored (synthetic
+    files), whose ASK records need no contrastive twin."""
     report = CheckReport(records=len(records), counts=pattern_counts(records),
                          multi_pattern=sum(len(r.patterns) > 1 for r in records))
     answers: dict[str, bool] = {}  # the ASK records' answers
@@ -84,7 +86,8 @@ def check_dataset(records: list[Record], endpoint: Endpoint,
             report.offenders.append(Offender(record.id, record.source, problem))
         progress(record)
     report.offenders += _label_problems(records)
-    report.offenders += twin_problems(records, answers)
+    if twins:
+        report.offenders += twin_problems(records, answers)
     report.duplicates = find_duplicates(records)
     return report
 
@@ -176,3 +179,25 @@ def group_by_split(records: list[Record]) -> dict[str, list[Record]]:
     for record in records:
         groups[record.split].append(record)
     return groups
+
+
+def check_chains(chains: list, endpoint: Endpoint) -> list[Offender]:
+    """Every turn of every follow-up chain runs and answers what it says; ids are unique, splits known,
+    and no first question opens chains in two splits."""
+    from nl2sparql.data.chains import CHAIN_SPLITS, turn_record
+
+    offenders = []
+    for chain in chains:
+        for index in range(len(chain.turns)):
+            record = turn_record(chain, index)
+            offenders += [Offender(record.id, chain.source, p) for p in _execution_problems(record, endpoint, {})]
+    ids = Counter(c.id for c in chains)
+    offenders += [Offender(i, "", "chain id used more than once") for i, n in ids.items() if n > 1]
+    offenders += [Offender(c.id, c.source, f"split {c.split!r} is not one of {CHAIN_SPLITS}")
+                  for c in chains if c.split not in CHAIN_SPLITS]
+    opening: dict[str, set[str]] = defaultdict(set)
+    for chain in chains:
+        opening[normalise_question(chain.turns[0].question)].add(chain.split)
+    offenders += [Offender("", "", f"first question {q!r} opens chains in splits {sorted(s)}")
+                  for q, s in opening.items() if len(s) > 1]
+    return offenders

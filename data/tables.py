@@ -38,3 +38,16 @@ def stats_table(records: list[Record]) -> Table:
     table.caption = f"multi-pattern: {multi} ({multi / max(len(records), 1):.0%}); unassigned: " \
                     f"{sum(r.split not in SPLITS for r in records)}"
     return table
+
+
+def chains_table(chains: list) -> Table:
+    """Follow-up chains: turns per kind × split."""
+    from nl2sparql.data.chains import CHAIN_SPLITS, kind_counts
+
+    counts = kind_counts(chains)
+    follow_ups = sum(len(c.turns) - 1 for c in chains)
+    table = Table("follow-up chains", *CHAIN_SPLITS, "total",
+                  title=f"{len(chains)} chains, {sum(len(c.turns) for c in chains)} turns, {follow_ups} follow-ups")
+    for kind, row in counts.items():
+        table.add_row(kind, *(str(row.get(s, 0)) for s in CHAIN_SPLITS), str(sum(row.values())))
+    return table

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nl2sparql.files import atomic_open, write_text_atomic
-from nl2sparql.data.dataset import PATTERNS
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.eval.report import Report
 from nl2sparql.eval.scoring.outcomes import Outcome
@@ -105,7 +104,7 @@ def compare_reports(reports: list[Report], *, allow_mismatch: bool = False) -> C
                                  "again on this code, or pass --allow-mismatch to compare them marked †")
     overall = {r.version: r.summary() for r in reports}
     per_pattern: dict[str, dict[str, float]] = {}
-    for pattern in PATTERNS:
+    for pattern in dict.fromkeys(p for r in reports for p in r.per_pattern()):  # PATTERNS order, then others
         row = {r.version: r.per_pattern()[pattern]["execution_accuracy"] for r in reports if pattern in r.per_pattern()}
         if row:
             per_pattern[pattern] = row

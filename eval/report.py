@@ -51,7 +51,9 @@ class Report:
         for q in self.questions:
             for p in q.patterns:
                 groups[p].append(q)
-        return {p: summarise(groups[p], self.questions) for p in PATTERNS if p in groups}
+        # The dataset's patterns in their order, then any other labels (a follow-up split's turn:… and kind:…).
+        order = [p for p in PATTERNS if p in groups] + sorted(p for p in groups if p not in PATTERNS)
+        return {p: summarise(groups[p], self.questions) for p in order}
 
     def per_language(self) -> dict[str, dict[str, float]]:
         return {lang: summarise([q for q in self.questions if q.language == lang], self.questions)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from nl2sparql.data.chains import is_followup_split
 from nl2sparql.data.dataset import Record, dataset_hash, load_dataset
 from nl2sparql.errors import DatasetError
 from nl2sparql.eval.journal import Journal, code_fingerprint, journal_path
@@ -25,6 +26,10 @@ from nl2sparql.modules.program import ProgramSettings
 
 
 def split_records(split: str, dataset_dir: Path | None = None) -> list[Record]:
+    if is_followup_split(split):
+        from nl2sparql.eval.followup import followup_records
+
+        return followup_records(split)
     if split.endswith(".jsonl"):
         from nl2sparql.data.dataset import read_jsonl
 
@@ -50,21 +55,19 @@ def run_evals(versions: list[str], split: str = "test", *, lm_object=None, lm: s
     that a run stopped part way leaves every version scored on the same first questions. With `so_far`
     nothing is run: the reports hold what finished reports and journals have, on the questions all share.
     `deadline` replaces the programs' seconds per question (0: none; None: their own)."""
-    from nl2sparql.eval.scoring.dspy_metric import examples
     from nl2sparql.modules.lm import resolve_lm
 
     records = split_records(split)[:limit]
     lm_object = lm_object or resolve_lm(lm, cache=False)
     split_key = split if limit is None else f"{split}[:{limit}]"
+    history = _history_mode(split)
     runs: list[_Run] = []
     try:
         for version in versions:
             runs.append(_Run.open(version, split_key, records, lm_object, endpoint_url, store, force and not so_far,
-                                  root, settings or PSEUDO_VERSIONS.get(version), peek=so_far))
-            if deadline is not None:
-                program = runs[-1].program
-                program.settings = dataclasses.replace(program.settings, deadline_s=deadline or None)
-        for example in examples(records):
+                                  root, settings or PSEUDO_VERSIONS.get(version), peek=so_far, history=history,
+                                  deadline=deadline))
+        for example in _examples(split, records)[:limit]:
             for run in runs:
                 if run.reused or (so_far and example.record_id not in run.done):
                     continue
@@ -80,6 +83,25 @@ def run_evals(versions: list[str], split: str = "test", *, lm_object=None, lm: s
     finally:
         for run in runs:
             run.program.close()
+
+
+def _history_mode(split: str) -> str | None:
+    """None for a plain split; for a follow-up split, which history its turns see (eval/followup.py)."""
+    if not is_followup_split(split):
+        return None
+    from nl2sparql.eval.followup import parse_split
+
+    return parse_split(split)[1]
+
+
+def _examples(split: str, records: list[Record]) -> list:
+    from nl2sparql.eval.scoring.dspy_metric import examples
+
+    if is_followup_split(split):
+        from nl2sparql.eval.followup import followup_examples
+
+        return followup_examples(split)
+    return examples(records)
 
 
 def _shared_questions(runs: list[_Run], split_key: str) -> list[tuple[Report, Path, bool]]:
@@ -109,19 +131,27 @@ class _Run:
     @classmethod
     def open(cls, version: str, split_key: str, records: list[Record], lm_object, endpoint_url: str | None, store,
              force: bool,
-             root: Path | None, settings: ProgramSettings | None, peek: bool = False) -> _Run:
+             root: Path | None, settings: ProgramSettings | None, peek: bool = False,
+             history: str | None = None, deadline: float | None = None) -> _Run:
         from nl2sparql.artifacts.load import load
         from nl2sparql.eval.scoring.dspy_metric import ExecutionMetric
         from nl2sparql.eval.scoring.gold import GoldCache
 
         program_version = "uncompiled" if version in PSEUDO_VERSIONS else version
         program = load(program_version, endpoint_url=endpoint_url, store=store, lm_object=lm_object, settings=settings)
-        lm_id = program.generate.predict.lm.model  # a fine-tuned version runs on its own base + adapter
-        report = Report(version, split_key, lm_id, program.runtime.endpoint.fingerprint(), dataset_hash(records),
+        if deadline is not None:  # before the report's key is made: the settings are part of it
+            program.settings = dataclasses.replace(program.settings, deadline_s=deadline or None)
+        inner = program
+        if history is not None:
+            from nl2sparql.eval.followup import ChainProgram
+
+            program = ChainProgram(program, history)
+        lm_id = inner.generate.predict.lm.model  # a fine-tuned version runs on its own base + adapter
+        report = Report(version, split_key, lm_id, inner.runtime.endpoint.fingerprint(), dataset_hash(records),
                         datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                         code_fingerprint=code_fingerprint(),
-                        adapter=str((program.manifest.get("adapter") or {}).get("sha256", "")),
-                        settings=dataclasses.asdict(program.settings))
+                        adapter=str((inner.manifest.get("adapter") or {}).get("sha256", "")),
+                        settings=dataclasses.asdict(inner.settings))
         path = report_path(report, root)
         if path.exists() and not force:
             return cls(program, Report.from_json(json.loads(path.read_text(encoding="utf-8"))), path, True)

@@ -77,6 +77,13 @@ class NL2SPARQL(dspy.Module):
     def __exit__(self, *exc_info) -> None:
         self.close()
 
+    def conversation(self, followup=None):
+        """A conversation over this program: follow-ups are read against the earlier turns
+        (`modules/conversation.py`)."""
+        from nl2sparql.modules.conversation import Conversation
+
+        return Conversation(self, followup)
+
     def close(self) -> None:
         """Release the endpoint (its worker process or HTTP session); a later question opens it again."""
         self.runtime.close()

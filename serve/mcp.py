@@ -28,10 +28,11 @@ def create_server(toolbox: Toolbox):
     server = MCPServer("nl2sparql", instructions=INSTRUCTIONS, version=nl2sparql.__version__)
 
     @server.tool()
-    def translate(question: str, version: str | None = None) -> dict:
+    def translate(question: str, version: str | None = None, conversation_id: str | None = None) -> dict:
         """Answer a question about Italian words: the SPARQL written for it, a readable answer, the rows
-        (IRIs with their labels), the words checked against the lemma bank, and every attempt."""
-        return toolbox.translate(question, version)
+        (IRIs with their labels), the words checked against the lemma bank, and every attempt. Pass back the
+        answer's conversation_id to ask a follow-up ("and how many are there?") in the same conversation."""
+        return toolbox.translate(question, version, conversation_id)
 
     @server.tool()
     def analyze_patterns(question: str) -> dict:

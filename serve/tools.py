@@ -13,6 +13,7 @@ from typing import Any
 
 from nl2sparql.kb.endpoint import EndpointConfig
 from nl2sparql.serve import inputs
+from nl2sparql.serve.conversations import Conversations
 from nl2sparql.modules.program import ProgramSettings
 from nl2sparql.modules.runtime import Runtime, RuntimeConfig
 
@@ -42,6 +43,7 @@ class Toolbox:
                                                                                  store_path=self.config.store)))
         self._programs: dict[str, Any] = {}
         self._lock = threading.Lock()
+        self.conversations = Conversations()
 
     # -- the pipeline -------------------------------------------------------------------------------
     def program(self, version: str | None = None):
@@ -54,12 +56,16 @@ class Toolbox:
                                             settings=self.config.settings, runtime=self.runtime)
             return self._programs[name]
 
-    def translate(self, question: str, version: str | None = None) -> dict[str, Any]:
-        """Question → SPARQL, executed, with a readable answer, the rows and every attempt."""
+    def translate(self, question: str, version: str | None = None,
+                  conversation_id: str | None = None) -> dict[str, Any]:
+        """Question → SPARQL, executed, with a readable answer, the rows and every attempt. The question is a
+        turn of conversation `conversation_id` (a new one when None), whose id the answer carries."""
         from nl2sparql.modules.answer import prediction_json
         from nl2sparql.modules.question import check_question
 
-        out = self.program(version)(check_question(question))
+        question = check_question(question)
+        conversation_id = inputs.optional_name(conversation_id, "conversation_id")
+        out = self.conversations.ask(conversation_id, question, lambda: self.program(version))
         answer = out.readable
         data = prediction_json(out)
         data.pop("result")  # the table below says the same, with labels for IRIs

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from nl2sparql.serve.tools import Toolbox
+from nl2sparql.serve.web_conversation import conversation_tab
 
 EXAMPLES = ["Quali lemmi esprimono tristezza?", "What is the Sicilian word for 'cane'?",
             "Quante definizioni ha la parola «casa» in CompL-it?"]
@@ -107,6 +108,7 @@ def build_app(toolbox: Toolbox, artifact_root: Path | None = None):
             attempts = gr.Markdown(label="Attempts")
             ask.click(translate, question, [answer, sparql, rows, attempts])
             question.submit(translate, question, [answer, sparql, rows, attempts])
+        conversation_tab(gr, toolbox)
         with gr.Tab("Analyze"):
             analyzed_question = gr.Textbox(label="Question")
             analyzed = gr.JSON(label="Patterns, words and dialects")

@@ -338,3 +338,26 @@ def test_resume_without_a_recorded_fine_tune_or_with_corrupt_settings_is_a_one_l
     with pytest.raises(Nl2SparqlError, match="are corrupt") as err:
         pending_finetune(tmp_path)
     assert "\n" not in str(err.value)
+
+
+def test_train_follow_up_chains_give_rewrite_and_generate_examples_and_no_other_split_does(endpoint):
+    from nl2sparql.data.chains import load_chains
+    from nl2sparql.modules.program import NL2SPARQL, without_prefix_lines
+    from nl2sparql.modules.runtime import Runtime
+    from nl2sparql.optimize.finetune.followups import chain_examples
+    from nl2sparql.optimize.finetune.run import FinetuneConfig
+
+    chains = load_chains()
+    program = NL2SPARQL(FinetuneConfig().program_settings(), Runtime(endpoint=endpoint))
+    [chain] = [c for c in chains if c.split == "train"][:1]
+    examples = chain_examples(program, [chain], answer_sparql=without_prefix_lines)
+    rewrites = [e for e in examples if e.source == "followup"]
+    assert len(rewrites) == len(chain.turns) - 1 and len(examples) == 2 * len(chain.turns) - 1
+    last = rewrites[-1]
+    assert chain.turns[-1].question in last.messages[-1]["content"]
+    assert chain.turns[-2].standalone in last.messages[-1]["content"]  # the gold history
+    assert chain.turns[-1].standalone in last.answer and "[[ ## standalone_question ## ]]" in last.answer
+    assert any(chain.turns[-1].standalone in e.messages[-1]["content"] and "[[ ## sparql ## ]]" in e.answer
+               for e in examples if e.source == "gold")
+    with pytest.raises(DatasetError, match="train chains"):
+        chain_examples(program, [c for c in chains if c.split == "test"][:1])

@@ -40,7 +40,7 @@ def spent(prediction) -> dict:
             "exec_seconds": round(sum(a.exec_seconds for a in attempts), 3),
             "grammar_refused": sum(a.grammar_refused for a in attempts),
             "grammar_seconds": round(sum(a.grammar_seconds for a in attempts), 3),
-            "stopped_early": bool(prediction.get("stopped_early", False))}
+            "stopped_early": bool(getattr(prediction, "stopped_early", False))}
 
 
 @dataclass

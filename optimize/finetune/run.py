@@ -31,7 +31,10 @@ class FinetuneConfig:
     dev_limit: int | None = None
     demos: bool = False  # the generate step shows retrieved examples (False: analysis + question only)
     answer_prefixes: bool = False  # the answer carries its PREFIX lines (False: they are declared after)
+    followups: bool = True  # the train follow-up chains join: the rewrite step and their standalone questions
     lora: LoraSettings = LoraSettings()
+    synth: str | None = None  # a `data synth` folder or JSONL file whose pairs join the train examples
+    synth_ratio: float = 1.0  # synthetic pairs per curated train record
 
     def program_settings(self) -> ProgramSettings:
         return ProgramSettings(use_examples=self.demos, use_constraints=False, ontology_k=0,
@@ -62,10 +65,22 @@ class FinetuneResult:
 
 def make_examples(config: FinetuneConfig, program, records, teacher=None,
                   on_example: Callable[[int, int], None] | None = None) -> list[TrainExample]:
-    """Gold examples from the train split, plus the teacher's exact answers when a teacher LM is given."""
+    """Gold examples from the train split and the train follow-up chains, plus the teacher's exact answers when a
+    teacher LM is given."""
     chosen = training_records(records, config.train_split)[: config.train_limit]
     answer = None if config.answer_prefixes else without_prefix_lines
     examples = build_examples(program, chosen, answer_sparql=answer, on_example=on_example)
+    if config.synth:
+        from nl2sparql.optimize.finetune.synth import synth_records
+
+        pairs = synth_records(Path(config.synth), list(records), round(config.synth_ratio * len(chosen)))
+        examples += [replace(e, source="synth")
+                     for e in build_examples(program, pairs, answer_sparql=answer, on_example=on_example)]
+    if config.followups and config.train_split == "train":
+        from nl2sparql.data.chains import load_chains
+        from nl2sparql.optimize.finetune.followups import chain_examples
+
+        examples += chain_examples(program, [c for c in load_chains() if c.split == "train"], answer_sparql=answer)
     if teacher is not None:
         from nl2sparql.optimize.finetune.teacher import teacher_examples
 
@@ -117,8 +132,15 @@ def adapter_manifest(config: FinetuneConfig, result: FinetuneResult) -> dict:
                      "examples_per_second": round(training.examples_per_second, 4),
                      "example_build_seconds": round(result.build_seconds, 1),
                      "final_loss": round(sum(training.losses[-20:]) / max(1, len(training.losses[-20:])), 4),
-                     "first_loss": round(sum(training.losses[:20]) / max(1, len(training.losses[:20])), 4)},
+                     "first_loss": round(sum(training.losses[:20]) / max(1, len(training.losses[:20])), 4),
+                     **({"synth_manifest": _synth_manifest(config.synth)} if config.synth else {})},
     }
+
+
+def _synth_manifest(path: str) -> dict:
+    from nl2sparql.optimize.finetune.synth import synth_manifest
+
+    return synth_manifest(Path(path))
 
 
 def finetune_manifest(config: FinetuneConfig, result: FinetuneResult, *, records, settings: ProgramSettings,

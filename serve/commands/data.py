@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from nl2sparql.serve.commands.options import dataset_option, make_console, store_option
+from nl2sparql.serve.commands.synth import synth
 
 
 @click.group()
@@ -18,27 +19,36 @@ def data() -> None:
 @data.command("check")
 @dataset_option
 @store_option
+@click.option("--file", "file", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
+              help="Check the pairs of one JSONL file instead (e.g. a synth.jsonl).")
+@click.option("--chains", "chains_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Follow-up chains file (default: data/followup/chains.jsonl).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def data_check(dataset_dir: Path | None, store_path: Path | None, as_json: bool) -> None:
-    """Run every gold query on the embedded KB and check the off-topic questions' shape; fail (exit 1) with a
-    table of offenders."""
+def data_check(dataset_dir: Path | None, store_path: Path | None, file: Path | None, chains_path: Path | None,
+               as_json: bool) -> None:
+    """Run every gold query (dataset and follow-up chains) on the embedded KB and check the off-topic questions'
+    shape, or with --file the pairs of that one file; fail (exit 1) with a table of offenders."""
     from rich.progress import track
 
-    from nl2sparql.data.check import Offender, check_dataset
-    from nl2sparql.data.dataset import load_dataset
+    from nl2sparql.data.chains import load_chains
+    from nl2sparql.data.check import Offender, check_chains, check_dataset
+    from nl2sparql.data.dataset import load_dataset, read_jsonl
     from nl2sparql.data.off_topic import OFF_TOPIC_FILE, load_off_topic, off_topic_problems
     from nl2sparql.data.tables import check_tables
     from nl2sparql.kb.embedded import EmbeddedEndpoint
     from nl2sparql.kb.endpoint import EndpointConfig
 
-    records = load_dataset(dataset_dir)
+    records = read_jsonl(file) if file else load_dataset(dataset_dir)
     with EmbeddedEndpoint(EndpointConfig(store_path=store_path)) as endpoint:
         bar = iter(track(range(len(records)), description="checking gold", console=make_console(stderr=True),
                          disable=as_json, transient=True))
         next(bar, None)
-        report = check_dataset(records, endpoint, progress=lambda record: next(bar, None))
-    report.offenders += [Offender(i, OFF_TOPIC_FILE.name, problem)
-                         for i, problem in off_topic_problems(load_off_topic())]
+        report = check_dataset(records, endpoint, progress=lambda record: next(bar, None), twins=not file)
+        if not file:
+            report.offenders += check_chains(load_chains(chains_path), endpoint)
+    if not file:
+        report.offenders += [Offender(i, OFF_TOPIC_FILE.name, problem)
+                             for i, problem in off_topic_problems(load_off_topic())]
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -53,17 +63,19 @@ def data_check(dataset_dir: Path | None, store_path: Path | None, as_json: bool)
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 def data_stats(dataset_dir: Path | None, as_json: bool) -> None:
     """Pairs per pattern and split, multi-pattern share, languages."""
+    from nl2sparql.data.chains import kind_counts, load_chains
     from nl2sparql.data.check import pattern_counts
     from nl2sparql.data.dataset import load_dataset
-    from nl2sparql.data.tables import stats_table
+    from nl2sparql.data.tables import chains_table, stats_table
 
-    records = load_dataset(dataset_dir)
+    records, chains = load_dataset(dataset_dir), load_chains()
     if as_json:
         counts = pattern_counts(records)
         click.echo(json.dumps({"records": len(records), "multi_pattern": sum(len(r.patterns) > 1 for r in records),
-                               "counts": counts}, indent=2))
+                               "counts": counts, "followup": kind_counts(chains)}, indent=2))
         return
     make_console().print(stats_table(records))
+    make_console().print(chains_table(chains))
 
 
 @data.command("split")
@@ -86,3 +98,6 @@ def data_split(dataset_dir: Path | None, seed: int, reassign: bool) -> None:
     for name, file_records in by_file.items():
         write_jsonl(directory / name, file_records)
     click.echo(f"assigned splits to {len(records)} records (seed {seed}) in {len(by_file)} files")
+
+
+data.add_command(synth)

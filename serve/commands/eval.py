@@ -20,7 +20,10 @@ def eval_group() -> None:
 def _eval_options(func):
     for option in reversed([
         click.option("--split", default="test", show_default=True,
-                     help="test, dev, generalization, train, or a .jsonl file of records."),
+                     help="test, dev, generalization, train, a .jsonl file of records, or a follow-up split: "
+                          "followup-test|dev|train (gold history; add :alone or :concat for the naive baselines)."),
+        click.option("--own-history", is_flag=True,
+                     help="On a follow-up split: each turn sees the system's own earlier turns, not the gold ones."),
         click.option("--lm", default=None, help="Model (default local/qwen-1.5b; any litellm id)."),
         click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the store."),
         store_option,
@@ -31,6 +34,15 @@ def _eval_options(func):
     ]):
         func = option(func)
     return func
+
+
+def _with_history(split: str, own_history: bool) -> str:
+    """`followup-test` + --own-history → `followup-test:own` (eval/followup.py names the history modes)."""
+    if not own_history:
+        return split
+    if not split.startswith("followup-") or ":" in split:
+        raise Nl2SparqlError(f"--own-history applies to a follow-up split with gold history, not {split!r}")
+    return f"{split}:own"
 
 
 def _progress_callback(console, total: int):
@@ -54,8 +66,8 @@ def _progress_callback(console, total: int):
 @click.option("--deadline", type=float, default=None,
               help="Seconds per question (0: no limit; default: the version's own, 60 s unless it says otherwise).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary and breakdowns as JSON.")
-def eval_run(version: str, split: str, lm: str | None, url: str | None, store_path: Path | None, limit: int | None,
-             force: bool, tracking_uri: str | None, deadline: float | None, as_json: bool) -> None:
+def eval_run(version: str, split: str, own_history: bool, lm: str | None, url: str | None, store_path: Path | None,
+             limit: int | None, force: bool, tracking_uri: str | None, deadline: float | None, as_json: bool) -> None:
     """Run VERSION on every question of the split; save a JSON + Markdown report beside the version.
 
     Each scored question is journaled as it is scored: a run that is stopped goes on where it was
@@ -63,6 +75,7 @@ def eval_run(version: str, split: str, lm: str | None, url: str | None, store_pa
     from nl2sparql.eval.runner import run_eval, split_records
     from nl2sparql.modules.lm import resolve_lm
 
+    split = _with_history(split, own_history)
     total = len(split_records(split)[:limit])
     progress, on_result = _progress_callback(make_console(stderr=True), total)
     with progress:
@@ -91,8 +104,9 @@ def eval_run(version: str, split: str, lm: str | None, url: str | None, store_pa
 @click.option("--so-far", is_flag=True, help="Run nothing: compare what finished reports and the journals of "
                                              "runs still going hold, on the questions all versions have answered.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
-def eval_compare(versions: tuple[str, ...], split: str, lm: str | None, url: str | None, store_path: Path | None,
-                 limit: int | None, force: bool, tracking_uri: str | None, allow_mismatch: bool, out: Path | None,
+def eval_compare(versions: tuple[str, ...], split: str, own_history: bool, lm: str | None, url: str | None,
+                 store_path: Path | None, limit: int | None, force: bool, tracking_uri: str | None,
+                 allow_mismatch: bool, out: Path | None,
                  so_far: bool, as_json: bool) -> None:
     """Compare VERSIONS (two or more) on the same split: runs what has no report yet, then tables,
     exact McNemar on exact match, paired bootstrap CI on F1, flipped questions and a chart.
@@ -111,6 +125,7 @@ def eval_compare(versions: tuple[str, ...], split: str, lm: str | None, url: str
         reports = _read_reports(versions)
         default_out = Path(versions[-1]).parent
     else:
+        split = _with_history(split, own_history)
         total = len(split_records(split)[:limit])
         progress, on_result = _progress_callback(make_console(stderr=True), total)
         with progress:  # versions take turns question by question: a stopped compare resumes with all of them level

@@ -41,12 +41,17 @@ def optimize() -> None:
 @click.option("--learning-rate", type=float, default=3e-4, show_default=True, help="finetune: AdamW learning rate.")
 @click.option("--epochs", type=int, default=1, show_default=True, help="finetune: passes over the train examples.")
 @click.option("--device", default="cpu", show_default=True, help="finetune: torch device (cuda where one exists).")
+@click.option("--synth", "synth", type=click.Path(path_type=Path, exists=True), default=None,
+              help="finetune: a 'data synth' folder or JSONL whose pairs join the train examples.")
+@click.option("--synth-ratio", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              help="finetune: synthetic pairs per curated train record.")
 @store_option
 @click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
 def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
                  budget: str, seed: int, threads: int, train_limit: int | None, dev_limit: int | None,
                  val_limit: int, parent: str, resume: bool, tracking_uri: str | None, rank: int, learning_rate: float,
-                 epochs: int, device: str, store_path: Path | None, as_json: bool) -> None:
+                 epochs: int, device: str, synth: Path | None, synth_ratio: float, store_path: Path | None,
+                 as_json: bool) -> None:
     """Compile, score parent and compiled program on dev side by side, and write a new version.
 
     \b
@@ -59,7 +64,7 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
 
     if optimizer == "finetune":
         _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
-                  learning_rate, epochs, device, store_path, as_json)
+                  learning_rate, epochs, device, store_path, as_json, synth, synth_ratio)
         return
 
     config = CompileConfig(optimizer=optimizer, lm=lm, teacher_lm=teacher_lm, train_split=train_split,
@@ -77,7 +82,7 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
 
 
 def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
-              learning_rate, epochs, device, store_path, as_json) -> None:
+              learning_rate, epochs, device, store_path, as_json, synth=None, synth_ratio=1.0) -> None:
     from nl2sparql.optimize.finetune.job import pending_finetune, run_finetune
     from nl2sparql.optimize.finetune.lora import LoraSettings
     from nl2sparql.optimize.finetune.run import FinetuneConfig
@@ -85,7 +90,8 @@ def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_lim
     settings = LoraSettings(rank=rank, alpha=2 * rank, learning_rate=learning_rate, epochs=epochs, seed=seed,
                             device=device)
     config = FinetuneConfig(lm=lm or "local/qwen-0.5b", teacher_lm=teacher_lm, train_split=train_split,
-                            dev_split=dev_split, train_limit=train_limit, dev_limit=dev_limit, lora=settings)
+                            dev_split=dev_split, train_limit=train_limit, dev_limit=dev_limit, lora=settings,
+                            synth=str(synth) if synth else None, synth_ratio=synth_ratio)
     if resume:
         config = pending_finetune()
     version, tried = run_finetune(config, resume=resume, store=store_path, tracking_uri=tracking_uri,

@@ -1,0 +1,34 @@
+"""Synthetic pairs (`nl2sparql data synth`) mixed into the fine-tune examples, the train-split rule kept: only
+train pairs, and none whose query is a dev, test or generalization gold query."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from nl2sparql.data.check import normalise_sparql
+from nl2sparql.data.dataset import Record, read_jsonl
+from nl2sparql.errors import DatasetError
+from nl2sparql.optimize.finetune.examples import HELD_OUT_SPLITS
+
+PAIRS_FILE, MANIFEST_FILE = "synth.jsonl", "manifest.json"
+
+
+def synth_records(path: Path, records: list[Record], count: int) -> list[Record]:
+    """The first `count` usable pairs of a synth folder (or its JSONL file), in the generator's order."""
+    file = path / PAIRS_FILE if path.is_dir() else path
+    if not file.is_file():
+        raise DatasetError(f"no synthetic pairs at {file}: run 'nl2sparql data synth' first")
+    held_out = {normalise_sparql(r.sparql) for r in records if r.split in HELD_OUT_SPLITS}
+    usable = [p for p in read_jsonl(file) if p.split == "train" and normalise_sparql(p.sparql) not in held_out]
+    return usable[:count]
+
+
+def synth_manifest(path: Path) -> dict:
+    """What the fine-tune manifest records about the synthetic set: its manifest's seed, size and hash."""
+    folder = path if path.is_dir() else path.parent
+    try:
+        data = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {"path": str(path)}
+    return {"path": str(path), **{k: data.get(k) for k in ("seed", "kept", "hash", "kb_fingerprint")}}
