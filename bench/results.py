@@ -106,7 +106,9 @@ def report_row(report: dict, outcomes: list[str], label: str | None = None) -> l
     """One report's figures: what a reader compares across versions, and why the wrong answers are wrong."""
     s, lang = report["summary"], report.get("per_language", {})
     by_language = " / ".join(f"{lang[k]['execution_accuracy']:.3f}" if k in lang else "–" for k in ("it", "en"))
-    return [label or report["version"], f"`{report['lm']}`", str(s["questions"]), f"{s['execution_accuracy']:.3f}",
+    code = f"`{report['code_fingerprint'][:8]}`" if report.get("code_fingerprint") else "–"
+    return [label or report["version"], f"`{report['lm']}`", code, str(s["questions"]),
+            f"{s['execution_accuracy']:.3f}",
             f"{s['mean_f1']:.3f}", f"{s['valid_sparql_rate']:.3f}", f"{s['lm_calls_per_question']:.2f}",
             f"{s['tokens_per_question']:,.0f}", seconds(report), by_language,
             *(str(report.get("outcomes", {}).get(name, "–")) for name in outcomes)]
@@ -117,7 +119,7 @@ def reports_table(reports: list[Saved], split: str, bench: Path) -> str:
     if not chosen:
         raise ValueError(f"no reports on split {split!r} under {bench / 'eval-runs'}")
     outcomes = outcome_names([s.data for s in chosen])
-    header = ["version", "LM", "questions", "exec acc", "F1", "valid", "LM calls / q", "tokens / q",
+    header = ["version", "LM", "code", "questions", "exec acc", "F1", "valid", "LM calls / q", "tokens / q",
               "p50 / p90 / max s",
               "IT / EN exec acc", *(name.replace("_", " ") for name in outcomes)]
     rows = [report_row(s.data, outcomes, f"[{s.data['version']}]({link(s.path.with_suffix('.md'), bench)})")
@@ -258,7 +260,8 @@ def headline_table(reports: list[Saved], manifests: list[Saved]) -> str:
     def first(version: str, split: str) -> dict | None:
         return next((s.data for s in reports if s.data["version"] == version and s.split == split), None)
 
-    candidates = {m.data["version"]: m.data.get("program_settings", {}).get("candidates", 0) for m in manifests}
+    candidates = {m.data["version"]: m.data.get("program_settings", {}).get("candidates", 0) for m in manifests
+                  if m.data.get("program_settings", {}).get("check_scope", True)}  # v6 (step off) is a control
     versions = ["static-rag", *candidates]
     columns = [(v, first(v, "test"), first(v, "generalization")) for v in versions if first(v, "test")]
     header = ["", *(f"{v} ({short_lm(test['lm'])}{f', {candidates[v]} candidates' if candidates.get(v) else ''})"
@@ -267,8 +270,52 @@ def headline_table(reports: list[Saved], manifests: list[Saved]) -> str:
             ["test: valid SPARQL", *(f"{t['summary']['valid_sparql_rate']:.3f}" for _, t, _ in columns)],
             ["test: seconds / question, p50 / p90 / max", *(seconds(t) for _, t, _ in columns)],
             ["generalization: execution accuracy",
-             *(f"{g['summary']['execution_accuracy']:.3f}" if g else "–" for _, _, g in columns)]]
+             *(f"{g['summary']['execution_accuracy']:.3f}" if g else "–" for _, _, g in columns)],
+            ["code that made the test report",
+             *(f"`{t.get('code_fingerprint', '')[:8] or '–'}`" for _, t, _ in columns)]]
     return table(header, rows)
+
+
+def followup_table(reports: list[Saved]) -> str:
+    """Each version's follow-up runs (gold history, own history, the follow-up alone, the history concatenated):
+    first turns and follow-up turns apart, and each mode's follow-ups paired against gold history."""
+    runs = [x.data for x in reports if x.split.startswith("followup-")]
+    rows = []
+    for run in runs:
+        turns = {kind: [q for q in run["questions"] if f"turn:{kind}" in q["patterns"]]
+                 for kind in ("first", "follow-up")}
+        gold = next((r for r in runs if r["version"] == run["version"]
+                     and r["split"] == run["split"].split(":")[0]), None)
+        paired = "–"
+        if gold is not None and gold is not run:
+            mine = {q["id"]: q["exact"] for q in turns["follow-up"]}
+            theirs = {q["id"]: q["exact"] for q in gold["questions"]}
+            won = sum(theirs[i] and not e for i, e in mine.items() if i in theirs)
+            lost = sum(e and not theirs[i] for i, e in mine.items() if i in theirs)
+            paired = f"{won} / {lost}, p {mcnemar_exact(won, lost):.3f}"
+        rows.append([run["version"], run["split"], *(f"{sum(q['exact'] for q in qs)}/{len(qs)} = "
+                                                      f"{sum(q['exact'] for q in qs) / max(1, len(qs)):.3f}"
+                                                      for qs in turns.values()),
+                     *(f"{percentile([q['seconds'] for q in qs], 0.5):.1f}" if qs else "–"
+                       for qs in turns.values()), paired])
+    header = ["version", "split (history)", "first turns exact", "follow-ups exact", "p50 s first",
+              "p50 s follow-up", "follow-ups: gold history won / lost"]
+    return table(header, rows)
+
+
+def bounded_table(reports: list[Saved], version: str) -> str:
+    """Seconds per question of one version over every split it ran, with the deadline's and grammar's share."""
+    runs = [x.data for x in reports if x.data["version"] == version and not x.split.startswith("followup-")]
+    questions = [q for r in runs for q in r["questions"]]
+    times = [q["seconds"] for q in questions]
+    header = ["version", "splits", "questions", "p50 / p90 / p95 / max s", "stopped at the deadline",
+              "grammar refusals (seconds they cost)", "code"]
+    return table(header, [[version, ", ".join(r["split"] for r in runs), str(len(questions)),
+                           " / ".join(f"{percentile(times, k):.1f}" for k in (0.5, 0.9, 0.95, 1.0)),
+                           str(sum(q.get("stopped_early", False) for q in questions)),
+                           f"{sum(q.get('grammar_refused', 0) for q in questions)} "
+                           f"({sum(q.get('grammar_seconds', 0.0) for q in questions):.2f} s)",
+                           ", ".join(sorted({f"`{r.get('code_fingerprint', '')[:8]}`" for r in runs}))]])
 
 
 def dataset_counts() -> str:
@@ -294,6 +341,10 @@ def fill(name: str, argument: str | None, bench: Path) -> str:
         return scope_table(load_json(bench.glob("scope-runs/*.json")), bench)
     if name == "headline":
         return headline_table(load_reports(bench), load_manifests(bench))
+    if name == "followup":
+        return followup_table(load_reports(bench))
+    if name == "bounded" and argument:
+        return bounded_table(load_reports(bench), argument)
     if name == "dataset":
         return dataset_counts()
     raise ValueError(f"unknown placeholder {{{{{name}{':' + argument if argument else ''}}}}} in RESULTS.in.md; "

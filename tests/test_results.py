@@ -46,7 +46,7 @@ def test_readme_headline_matches_the_runs():
 
 def test_a_report_renders_to_a_row_with_its_figures():
     row = results.report_row(TINY, ["exact", "partial", "empty", "invalid"])
-    assert row == ["v9", "`local/qwen-0.5b+lora-abcd1234`", "4", "0.500", "0.625", "0.750", "1.25", "1,234",
+    assert row == ["v9", "`local/qwen-0.5b+lora-abcd1234`", "–", "4", "0.500", "0.625", "0.750", "1.25", "1,234",
                    "4.0 / 12.0 / 372", "1.000 / 0.000", "2", "–", "1", "1"]
 
 
