@@ -76,9 +76,9 @@ def test_chat_in_a_terminal(kb_store, tmp_path):
     assert "saved 2 turns" in term.read_until("› ")
     term.type("/new")
     term.read_until("› ")
-    term.type("E quante sono?")  # no history after /new: passed through as asked, no rewrite
+    term.type("Quali parole siciliane traducono «cane»?")  # no history after /new: passed through as asked
     shown = term.read_until("› ")
-    assert "→" not in shown and "cane" in shown
+    assert "\n→ " not in shown and "cane" in shown  # no line saying what the question was taken to mean
     os.write(term.fd, b"\x04")
     assert term.exit_code() == 0
     saved = json.loads((tmp_path / "chat.json").read_text(encoding="utf-8"))

@@ -76,15 +76,21 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
     if as_json:
         click.echo(json.dumps(prediction_json(out), indent=2, ensure_ascii=False))
         return
+    if not print_answer(make_console(), out, max_rows):
+        raise SystemExit(1)
+
+
+def print_answer(console, out, max_rows: int) -> bool:
+    """An answer as a person reads it (also each turn of `chat`): the off-topic reply, or notes, query, readable
+    answer, the first rows and the attempts; False when no valid query answered an in-scope question."""
     from rich.syntax import Syntax
 
     from nl2sparql.kb.tables import result_table
 
-    console = make_console()
     if not out.get("in_scope", True):
         console.print(out.answer, markup=False)
         console.print(f"[dim]off-topic: {out.scope_reason}; {out.seconds:.1f} s[/dim]")
-        return
+        return True
     for note in out.get("notes", []):
         console.print(f"[yellow]{note}[/yellow]")
     console.print(Syntax(out.sparql or "(no query)", "sparql", word_wrap=True))
@@ -103,7 +109,7 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
                   f"{usage['completion_tokens']}; {out.seconds:.1f} s{grammar}[/dim]")
     if not out.ok:
         console.print(f"[red]no valid query: {out.errors[-1] if out.errors else 'unknown failure'}[/red]")
-        raise SystemExit(1)
+    return out.ok
 
 
 _PROGRESS = {"scope": "check the question is about LiITA", "analyze": "analyze the question",

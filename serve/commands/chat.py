@@ -87,25 +87,8 @@ def _command(conversation, console, line: str) -> None:
 
 def print_turn(console, out, max_rows: int) -> None:
     """One answer, as `ask` prints it, after what the follow-up was taken to mean."""
-    from dataclasses import replace
+    from nl2sparql.serve.commands.ask import print_answer
 
-    from rich.syntax import Syntax
-
-    from nl2sparql.kb.tables import result_table
-
-    if out.built_on is not None:
+    if out.get("built_on") is not None:
         console.print(f"[dim]→ {out.standalone_question}[/dim]")
-    for note in out.get("notes", []):
-        console.print(f"[yellow]{note}[/yellow]")
-    console.print(Syntax(out.sparql or "(no query)", "sparql", word_wrap=True))
-    if out.ok:
-        console.print(f"[bold]{out.answer}[/bold]")
-    if out.result is not None:
-        console.print(result_table(replace(out.result, rows=out.result.rows[:max_rows]), out.readable.rows))
-        if len(out.result.rows) > max_rows:
-            console.print(f"… {len(out.result.rows) - max_rows} more rows (--rows N)")
-    usage = out.usage
-    console.print(f"[dim]LM calls {usage['calls']}, tokens {usage['prompt_tokens']}+{usage['completion_tokens']}; "
-                  f"{out.seconds:.1f} s[/dim]")
-    if not out.ok:
-        console.print(f"[red]no valid query: {out.errors[-1] if out.errors else 'unknown failure'}[/red]")
+    print_answer(console, out, max_rows)
