@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from nl2sparql.errors import InputError
-from nl2sparql.modules.question import MAX_QUESTION_CHARS
+from nl2sparql.modules.question import MAX_QUESTION_CHARS  # noqa: F401  (the toolbox checks questions by it)
 
 MAX_SEARCH_CHARS = 500
 MAX_SPARQL_CHARS = 20_000  # the guard's default; the endpoint's own limit applies where one is open

@@ -140,7 +140,7 @@ def test_duplicates_are_dropped_by_query_and_by_answer():
 
 def test_yes_no_answers_are_kept_in_balance_and_long_lists_dropped():
     ask = "PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\nASK { ?lemma ontolex:writtenRep \"%s\"@it }"
-    yes, no = Keeper(_Fixed(QueryResult((), boolean=True))), None
+    yes = Keeper(_Fixed(QueryResult((), boolean=True)))
     assert yes.judge(_candidate(ask % "a", "ASK"))[1] is None
     assert yes.judge(_candidate(ask % "b", "ASK"))[1] == "ask true over balance"
     yes.endpoint = _Fixed(QueryResult((), boolean=False))
