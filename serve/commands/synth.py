@@ -17,7 +17,8 @@ SYNTH_ROW_CAP = 200    # above the readable-list cap, so a long answer is seen a
 @click.option("--n", "n", type=click.IntRange(min=1), default=100, show_default=True, help="How many pairs to keep.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed and store: same pairs.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
-              help="Folder for synth.jsonl and manifest.json (default: $NL2SPARQL_HOME/synth/seed-S).")
+              help="Folder for synth.jsonl and manifest.json (default: synth/seed-S in the nl2sparql home, "
+                   "~/.nl2sparql unless set).")
 @click.option("--timeout", "timeout_s", type=click.FloatRange(min=0.1), default=SYNTH_TIMEOUT_S, show_default=True,
               help="Seconds a candidate may run; slower ones are dropped (raise it on a busy machine).")
 @click.option("--grammar/--no-grammar", default=True, show_default=True,
