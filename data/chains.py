@@ -3,11 +3,10 @@ each turn with its gold SPARQL, loaded from `followup/chains.jsonl` into typed r
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from nl2sparql.data.dataset import AnswerVariables, Record
+from nl2sparql.data.dataset import AnswerVariables, Record, read_json_lines
 from nl2sparql.errors import DatasetError
 
 # What a follow-up does to the turn before it ("first" is the opening question of a chain).
@@ -69,20 +68,7 @@ def _parse_turn(data: dict) -> Turn:
 
 def load_chains(path: Path | None = None) -> list[Chain]:
     path = path or default_chains_path()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise DatasetError(f"cannot read {path}: {error.strerror}") from None
-    chains = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise DatasetError(f"{path.name}:{number}: not valid JSON ({error.msg})") from None
-        chains.append(parse_chain(data, f"{path.name}:{number}"))
-    return chains
+    return [parse_chain(data, source) for source, data in read_json_lines(path)]
 
 
 def is_followup_split(split: str) -> bool:

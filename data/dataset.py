@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -106,9 +107,8 @@ def load_dataset(directory: Path | None = None) -> list[Record]:
     return records
 
 
-def read_jsonl(path: Path) -> list[Record]:
-    """The records of one JSONL file (a shard, or a file of extra questions to evaluate on)."""
-    records = []
+def read_json_lines(path: Path) -> Iterator[tuple[str, dict]]:
+    """Each non-blank line of a JSONL file as (`name:line`, its object); DatasetError names the line at fault."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
@@ -120,8 +120,12 @@ def read_jsonl(path: Path) -> list[Record]:
             data = json.loads(line)
         except json.JSONDecodeError as error:
             raise DatasetError(f"{path.name}:{number}: not valid JSON ({error.msg})") from None
-        records.append(parse_record(data, f"{path.name}:{number}"))
-    return records
+        yield f"{path.name}:{number}", data
+
+
+def read_jsonl(path: Path) -> list[Record]:
+    """The records of one JSONL file (a shard, or a file of extra questions to evaluate on)."""
+    return [parse_record(data, source) for source, data in read_json_lines(path)]
 
 
 def dataset_hash(records: list[Record]) -> str:

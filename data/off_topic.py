@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from nl2sparql.data.check import normalise_question
+from nl2sparql.data.dataset import read_json_lines
 from nl2sparql.errors import DatasetError
 from nl2sparql.files import write_text_atomic
 
@@ -34,21 +35,12 @@ class OffTopicQuestion:
 
 def load_off_topic(path: Path = OFF_TOPIC_FILE) -> list[OffTopicQuestion]:
     """Every question of the file, in line order; DatasetError names the line and field at fault."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise DatasetError(f"cannot read {path}: {error.strerror}") from None
     questions = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for source, data in read_json_lines(path):
         try:
-            data = json.loads(line)
             questions.append(OffTopicQuestion(*(str(data[name]).strip() for name in _FIELDS)))
-        except json.JSONDecodeError as error:
-            raise DatasetError(f"{path.name}:{number}: not valid JSON ({error.msg})") from None
         except (KeyError, TypeError) as error:
-            raise DatasetError(f"{path.name}:{number}: lacks field {error}") from None
+            raise DatasetError(f"{source}: lacks field {error}") from None
     return questions
 
 

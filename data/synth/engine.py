@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from nl2sparql.data.dataset import read_json_lines
 from nl2sparql.data.synth.compose import compose_set
 from nl2sparql.data.synth.keep import Keeper, result_fingerprint
 from nl2sparql.data.synth.lookups import compose_ask, compose_dialect_set, compose_lookup, compose_meta
@@ -122,4 +123,4 @@ def write_synth(report: SynthReport, out_dir: Path, kb_fingerprint: str) -> tupl
 def read_synth(folder: Path) -> list[dict]:
     """The pairs of a synth folder (or file), for stats and training."""
     path = folder / PAIRS_FILE if folder.is_dir() else folder
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [data for _, data in read_json_lines(path)]
