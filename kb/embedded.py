@@ -18,7 +18,7 @@ from pathlib import Path
 
 from nl2sparql import errors
 from nl2sparql.kb.cache import ResultCache
-from nl2sparql.kb.endpoint import EndpointConfig
+from nl2sparql.kb.endpoint import EndpointConfig, time_allowed
 from nl2sparql.kb.guard import check
 from nl2sparql.kb.results import QueryResult, Term
 from nl2sparql.kb.service import local_query
@@ -65,12 +65,13 @@ class EmbeddedEndpoint:
 
     def execute(self, query: str) -> QueryResult:
         started = time.perf_counter()  # the guard's parse and the wait for the worker count against the timeout
+        allowed = time_allowed(self.config.timeout_s, started)
         checked = check(query, self.config.limits)
-        return self._cache.fetch(self.fingerprint(), checked.text, lambda: self._run(checked, started))
+        return self._cache.fetch(self.fingerprint(), checked.text, lambda: self._run(checked, started, allowed))
 
-    def _run(self, checked, started: float) -> QueryResult:
+    def _run(self, checked, started: float, allowed: float) -> QueryResult:
         text = local_query(checked.text, list(checked.services))
-        remaining = started + self.config.timeout_s - time.perf_counter()
+        remaining = started + allowed - time.perf_counter()
         if remaining <= 0 or not self._lock.acquire(timeout=remaining):
             return self._result([], [], started, truncated=True, timed_out=True)
         try:
@@ -78,7 +79,7 @@ class EmbeddedEndpoint:
             conn = self._ensure_worker()
             started += time.perf_counter() - before  # starting the worker (once) is not the query's time
             conn.send((text, self.config.row_cap, bool(checked.services)))
-            return self._collect(conn, started)
+            return self._collect(conn, started, allowed)
         finally:
             self._lock.release()
 
@@ -135,8 +136,8 @@ class EmbeddedEndpoint:
         self.isolated = bool(message[2])
         return conn
 
-    def _collect(self, conn, started: float) -> QueryResult:
-        deadline = started + self.config.timeout_s
+    def _collect(self, conn, started: float, allowed: float) -> QueryResult:
+        deadline = started + allowed
         variables: list[str] = []
         rows: list[tuple] = []
         while True:

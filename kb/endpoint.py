@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Iterator, Protocol, runtime_checkable
 
 from nl2sparql.errors import EndpointError
 from nl2sparql.kb.cache import DEFAULT_CACHE_SIZE
@@ -24,6 +26,29 @@ def check_timeout(seconds: float) -> None:
             or not 0 < seconds <= MAX_TIMEOUT_S:
         raise EndpointError(f"the timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}, "
                             f"not {seconds!r}")
+
+
+_STOP_AT: ContextVar[float | None] = ContextVar("nl2sparql_query_stop_at", default=None)
+
+
+@contextmanager
+def stop_by(stop_at: float | None) -> Iterator[None]:
+    """Queries executed inside end by `stop_at` (a `time.perf_counter()` value; None: the endpoint's own
+    timeout only): the caller's deadline, so a query cannot run past the question it answers."""
+    token = _STOP_AT.set(stop_at)
+    try:
+        yield
+    finally:
+        _STOP_AT.reset(token)
+
+
+def time_allowed(timeout_s: float, started: float) -> float:
+    """Seconds a query started at `started` may run: the endpoint's timeout, or less when the caller must stop
+    sooner (`stop_by`); 0 when that time has already passed."""
+    stop_at = _STOP_AT.get()
+    if stop_at is None:
+        return timeout_s
+    return max(0.0, min(timeout_s, stop_at - started))
 
 
 def check_url(url: str) -> None:

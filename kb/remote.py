@@ -16,7 +16,7 @@ import urllib.error
 
 from nl2sparql.errors import EndpointError
 from nl2sparql.kb.cache import ResultCache
-from nl2sparql.kb.endpoint import EndpointConfig
+from nl2sparql.kb.endpoint import EndpointConfig, time_allowed
 from nl2sparql.kb.guard import check
 from nl2sparql.kb.results import QueryResult, Term
 
@@ -48,11 +48,14 @@ class RemoteEndpoint:
 
     def execute(self, query: str) -> QueryResult:
         started = time.perf_counter()  # the guard's parse counts against the timeout too
+        allowed = time_allowed(self.config.timeout_s, started)
         checked = check(query, self.config.limits)
-        return self._cache.fetch(self.fingerprint(), checked.text, lambda: self._send(checked.text, started))
+        return self._cache.fetch(self.fingerprint(), checked.text, lambda: self._send(checked.text, started, allowed))
 
-    def _send(self, text: str, started: float) -> QueryResult:
-        deadline = started + self.config.timeout_s
+    def _send(self, text: str, started: float, allowed: float) -> QueryResult:
+        deadline = started + allowed
+        if allowed <= 0:
+            return QueryResult((), truncated=True, timed_out=True, elapsed_s=0.0)
         outcome: dict = {}
 
         def fetch() -> None:
@@ -78,7 +81,7 @@ class RemoteEndpoint:
         client.setQuery(text)
         client.setMethod(POST)
         client.setReturnFormat(JSON)
-        client.setTimeout(max(1, int(self.config.timeout_s)))
+        client.setTimeout(max(1, int(deadline - time.perf_counter() + 0.999)))
         try:
             return self._read(client.query().response, deadline)
         except (socket.timeout, TimeoutError):

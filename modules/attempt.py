@@ -6,6 +6,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from nl2sparql.errors import EndpointError, QueryRejected, QuerySyntaxError
+from nl2sparql.kb.endpoint import stop_by
 from nl2sparql.kb.guard import check
 from nl2sparql.kb.limits import QueryLimits
 from nl2sparql.kb.lint import Finding, lint
@@ -49,9 +50,11 @@ class Attempt:
         return data
 
 
-def run_query(step: str, sparql: str, endpoint, limits: QueryLimits | None = None) -> Attempt:
-    """Deterministic fixes, guard (with the endpoint's limits), lint, then execution on `endpoint`; never executes
-    what the guard refuses."""
+def run_query(step: str, sparql: str, endpoint, limits: QueryLimits | None = None,
+              stop_at: float | None = None) -> Attempt:
+    """Deterministic fixes, guard (with the endpoint's limits), lint, then execution on `endpoint`, ended by
+    `stop_at` (a `time.perf_counter()` value, the question's deadline) when that comes before the endpoint's
+    timeout; never executes what the guard refuses."""
     sparql, fixes = apply_fixes(sparql, SYNTAX_FIXES)
     names = [f.name for f in fixes]
     try:
@@ -71,7 +74,8 @@ def run_query(step: str, sparql: str, endpoint, limits: QueryLimits | None = Non
     notes = [checked.note] if checked.note else []
     started = time.perf_counter()
     try:
-        result = endpoint.execute(sparql)
+        with stop_by(stop_at):
+            result = endpoint.execute(sparql)
     except QuerySyntaxError as error:  # the store's parser is stricter than rdflib's (unbound SELECT vars)
         return Attempt(step, sparql, "syntax", str(error), fixes=names, findings=findings, notes=notes,
                        exec_seconds=round(time.perf_counter() - started, 3))

@@ -28,6 +28,9 @@ class ProgramSettings:
     """Knobs of the pipeline that are not compiled: repair budget and how much context generation sees."""
 
     max_repairs: int = 2
+    # False: a query that runs and returns no rows is answered as it is once the deterministic fixes are
+    # tried, without an LM repair (it rarely finds the rows and costs a second completion).
+    repair_empty: bool = True
     examples_k: int = 3
     ontology_k: int = 4
     analyze_with_lm: bool = False

@@ -46,15 +46,19 @@ class GenerateAndRepair(dspy.Module):
             calls += repair_calls
         return dspy.Prediction(attempts=attempts, best=chosen or best_attempt(attempts), calls=calls)
 
-    def _run(self, step: str, sparql: str) -> Attempt:
-        return run_query(step, sparql, self.runtime.endpoint, endpoint_limits(self.runtime))
+    def _run(self, step: str, sparql: str, clock: Clock) -> Attempt:
+        """The query run within what is left of the question's time (a run cut by it stops the question)."""
+        attempt = run_query(step, sparql, self.runtime.endpoint, endpoint_limits(self.runtime), clock.stop_at)
+        if attempt.result is not None and attempt.result.timed_out:
+            clock.passed()
+        return attempt
 
     def _write(self, step: str, clock: Clock, write) -> Attempt:
         """One LM call that writes a query (timed, within the deadline), then the query run."""
         with clock.lm_call(step.split(":")[0]) as call:
             sparql = write()
         clock.step("run")
-        return self._run(step, sparql).spent(call)
+        return self._run(step, sparql, clock).spent(call)
 
     def _sample_when_failed(self, first: Attempt, inputs: dict[str, str], settings,
                             clock: Clock) -> tuple[list[Attempt], Attempt | None]:
@@ -86,9 +90,10 @@ class GenerateAndRepair(dspy.Module):
             if attempt.outcome == "empty":
                 fixed, fixes = apply_fixes(attempt.sparql, EMPTY_RESULT_FIXES + context.empty_fixes)
                 if fixes and fixed not in tried:
-                    attempt = self._run("fix:" + "+".join(f.name for f in fixes), fixed)
+                    attempt = self._run("fix:" + "+".join(f.name for f in fixes), fixed, clock)
                     continue
-            if (calls >= settings.max_repairs or (attempt.outcome == "empty" and empty_repaired)
+            if (calls >= settings.max_repairs
+                    or (attempt.outcome == "empty" and (empty_repaired or not settings.repair_empty))
                     or clock.passed()):
                 break
             empty_repaired |= attempt.outcome == "empty"

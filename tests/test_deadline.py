@@ -129,3 +129,23 @@ def test_reports_written_before_the_time_fields_still_load():
     assert ScoredQuestion.from_json(scored.to_json()) == scored
     again = ScoredQuestion.from_json({**old, "lm_seconds": 2.5, "grammar_refused": 4, "grammar_seconds": 1.5})
     assert again.to_json()["grammar_seconds"] == 1.5
+
+
+class RunawayEndpoint(SlowEndpoint):
+    """An endpoint whose queries run until the caller's stop time (or 30 s), like a query with no selective
+    triple: it returns the flagged empty result a timed-out query gives."""
+
+    def execute(self, query: str) -> QueryResult:
+        from nl2sparql.kb.endpoint import time_allowed
+
+        started = time.perf_counter()
+        time.sleep(time_allowed(30.0, started))
+        return QueryResult(("lemma",), truncated=True, timed_out=True)
+
+
+def test_a_query_that_would_run_past_the_deadline_is_ended_by_it():
+    prog = program([GOOD] * 10, endpoint=RunawayEndpoint(), deadline_s=1.0)
+    started = time.perf_counter()
+    out = prog("Which lemmas are written 'casa'?")
+    assert time.perf_counter() - started < 1.0 + 1.0
+    assert out.stopped_early and len(out.attempts) == 1

@@ -1,5 +1,6 @@
 """The embedded endpoint: read-only, limits, graph visibility, and SERVICE meaning kept."""
 
+import time
 from collections import Counter
 
 import pytest
@@ -8,7 +9,7 @@ import pyoxigraph as ox
 from conftest import PREFIXES, run
 from nl2sparql.errors import QueryRejected, QuerySyntaxError, StoreNotFound
 from nl2sparql.kb.embedded import STORE_DIR, EmbeddedEndpoint
-from nl2sparql.kb.endpoint import EndpointConfig
+from nl2sparql.kb.endpoint import EndpointConfig, stop_by
 from hostile_cases import NOWHERE, UPDATES, fill
 
 COMPLIT = "https://klab.ilc.cnr.it/graphdb-compl-it/"
@@ -37,6 +38,17 @@ def test_timeout_stops_a_runaway_query_and_the_endpoint_recovers(kb_store):
         assert result.timed_out and result.truncated and result.rows == ()
         assert result.elapsed_s < 5
         assert slow.execute("ASK { ?s ?p ?o }").boolean is True
+
+
+def test_a_callers_stop_time_ends_a_query_before_the_endpoints_timeout(kb_store):
+    with EmbeddedEndpoint(EndpointConfig(store_path=kb_store, timeout_s=30.0)) as store:
+        started = time.perf_counter()
+        with stop_by(started + 1.0):
+            result = store.execute("SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }")
+        assert result.timed_out and time.perf_counter() - started < 4
+        with stop_by(time.perf_counter() - 1):  # already past: not even started
+            assert store.execute("ASK { ?s ?p ?o }").timed_out
+        assert store.execute("ASK { ?s ?p ?o }").boolean is True  # outside: the endpoint's own timeout again
 
 
 def test_malformed_query_is_one_line(endpoint):

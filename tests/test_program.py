@@ -118,6 +118,18 @@ def test_empty_result_repairs_at_most_once_and_keeps_the_first_valid_query(count
     assert out.sparql == NOTHING and out.usage["calls"] == 2
 
 
+def test_without_empty_repairs_an_empty_answer_stays_but_a_broken_query_is_still_repaired(counting):
+    prog, _ = program(counting, [NOTHING, CASA], repair_empty=False)
+    out = prog("Qual è il lemma di «zzqx»?")
+    assert [(a.step, a.outcome) for a in out.attempts] == [("generate", "empty")]
+    assert out.sparql == NOTHING and out.usage["calls"] == 1
+    prog, _ = program(counting, ["SELECT ?x WHERE { ?x ?p }", CASA], repair_empty=False)
+    out = prog("Qual è il lemma di «casa»?")
+    assert [(a.step, a.outcome) for a in out.attempts] == [("generate", "syntax"), ("repair", "ok")]
+    prog, _ = program(counting, [CASE_SENSITIVE], repair_empty=False)  # deterministic fixes still run
+    assert prog("Trova il lemma «CASA»").ok
+
+
 def test_case_sensitive_filter_is_relaxed_deterministically_on_empty(counting):
     prog, _ = program(counting, [CASE_SENSITIVE])
     out = prog("Trova il lemma «CASA»")

@@ -9,7 +9,7 @@ import pyoxigraph as ox
 import pytest
 
 from nl2sparql.errors import EndpointError, QueryRejected
-from nl2sparql.kb.endpoint import EndpointConfig, open_endpoint
+from nl2sparql.kb.endpoint import EndpointConfig, open_endpoint, stop_by
 from nl2sparql.kb.remote import RemoteEndpoint
 
 DATA = """
@@ -101,6 +101,14 @@ def test_remote_timeout_returns_a_flagged_empty_result(server):
     started = time.perf_counter()
     result = RemoteEndpoint(EndpointConfig(url=server.url, timeout_s=1)).execute(QUERY)
     assert result.timed_out and result.truncated and time.perf_counter() - started < 2.5
+
+
+def test_remote_query_ends_at_the_callers_stop_time(server):
+    server.delay_s = 3.0
+    started = time.perf_counter()
+    with stop_by(started + 1.0):
+        result = RemoteEndpoint(EndpointConfig(url=server.url, timeout_s=30)).execute(QUERY)
+    assert result.timed_out and time.perf_counter() - started < 2.5
 
 
 def test_unreachable_endpoint_is_a_one_line_error():
