@@ -303,19 +303,34 @@ def followup_table(reports: list[Saved]) -> str:
     return table(header, rows)
 
 
-def bounded_table(reports: list[Saved], version: str) -> str:
-    """Seconds per question of one version over every split it ran, with the deadline's and grammar's share."""
-    runs = [x.data for x in reports if x.data["version"] == version and not x.split.startswith("followup-")]
-    questions = [q for r in runs for q in r["questions"]]
-    times = [q["seconds"] for q in questions]
+def bounded_table(reports: list[Saved], versions: str) -> str:
+    """Seconds per question of each version (comma-separated) over every split it ran, its newest report per split,
+    with the deadline's and grammar's share, LM calls and exact answers."""
+    rows = []
+    for version in [v.strip() for v in versions.split(",") if v.strip()]:
+        newest: dict[str, dict] = {}
+        for saved in reports:
+            data = saved.data
+            if data["version"] == version and not saved.split.startswith("followup-") and (
+                    saved.split not in newest or data.get("created_at", "") > newest[saved.split].get("created_at", "")):
+                newest[saved.split] = data
+        runs = [newest[split] for split in sorted(newest)]
+        questions = [q for r in runs for q in r["questions"]]
+        if not questions:
+            raise ValueError(f"no reports of {version} for {{{{bounded:{versions}}}}}")
+        times = [q["seconds"] for q in questions]
+        exact = sum(q["exact"] for q in questions)
+        rows.append([version, ", ".join(r["split"] for r in runs), str(len(questions)),
+                     " / ".join(f"{percentile(times, k):.1f}" for k in (0.5, 0.9, 0.95, 1.0)),
+                     str(sum(q.get("stopped_early", False) for q in questions)),
+                     f"{sum(q.get('grammar_refused', 0) for q in questions)} "
+                     f"({sum(q.get('grammar_seconds', 0.0) for q in questions):.2f} s)",
+                     f"{sum(q.get('calls', 0) for q in questions) / len(questions):.2f}",
+                     f"{exact}/{len(questions)} = {exact / len(questions):.3f}",
+                     ", ".join(sorted({f"`{r.get('code_fingerprint', '')[:8]}`" for r in runs}))])
     header = ["version", "splits", "questions", "p50 / p90 / p95 / max s", "stopped at the deadline",
-              "grammar refusals (seconds they cost)", "code"]
-    return table(header, [[version, ", ".join(r["split"] for r in runs), str(len(questions)),
-                           " / ".join(f"{percentile(times, k):.1f}" for k in (0.5, 0.9, 0.95, 1.0)),
-                           str(sum(q.get("stopped_early", False) for q in questions)),
-                           f"{sum(q.get('grammar_refused', 0) for q in questions)} "
-                           f"({sum(q.get('grammar_seconds', 0.0) for q in questions):.2f} s)",
-                           ", ".join(sorted({f"`{r.get('code_fingerprint', '')[:8]}`" for r in runs}))]])
+              "grammar refusals (seconds they cost)", "LM calls / q", "exact (per question)", "code"]
+    return table(header, rows)
 
 
 def dataset_counts() -> str:
