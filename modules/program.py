@@ -11,6 +11,7 @@ from typing import Callable
 import dspy
 from nl2sparql.modules.answer import answer_for
 from nl2sparql.modules.clock import Clock
+from nl2sparql.modules.compact import generate_adapter
 from nl2sparql.modules.fixes import retag_dialect_words
 from nl2sparql.modules.question import check_question
 from nl2sparql.modules.refine import Context, GenerateAndRepair
@@ -51,6 +52,9 @@ class ProgramSettings:
     # Seconds a question may take: LM calls stop generating when it runs out, repairs and candidates are
     # skipped once it has passed, and the answer says it stopped early (modules/clock.py). 0 or None: none.
     deadline_s: float | None = 60.0
+    # True: the generate step is asked in the compact format a fine-tuned version was trained on (the task in one
+    # paragraph, no field descriptions, empty inputs left out; modules/compact.py).
+    compact_prompt: bool = False
 
 
 class NL2SPARQL(dspy.Module):
@@ -135,12 +139,12 @@ class NL2SPARQL(dspy.Module):
         """The chat messages the generate step sends for `question` (what a fine-tuned model learns from)."""
         analysis, _, context = self._prepare(question, exclude_ids)
         predict = self.generate.predict
-        adapter = dspy.settings.adapter or dspy.ChatAdapter()
+        adapter = generate_adapter(self.settings)
         return adapter.format(predict.signature, predict.demos, _generate_inputs(question, analysis, context))
 
     def generate_answer(self, sparql: str) -> str:
         """The generate step's answer text for a query, in the adapter's format (a fine-tuning target)."""
-        adapter = dspy.settings.adapter or dspy.ChatAdapter()
+        adapter = generate_adapter(self.settings)
         return adapter.format_assistant_message_content(self.generate.predict.signature, {"sparql": sparql})
 
     def _prepare(self, question: str, exclude_ids) -> tuple[dspy.Prediction, list, Context]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import dspy
 from nl2sparql.modules.attempt import Attempt, endpoint_limits, run_query
 from nl2sparql.modules.clock import Clock
+from nl2sparql.modules.compact import generate_adapter
 from nl2sparql.modules.fixes import EMPTY_RESULT_FIXES, apply_fixes
 
 
@@ -37,8 +38,14 @@ class GenerateAndRepair(dspy.Module):
     def forward(self, question: str, inputs: dict[str, str], context: Context, settings,
                 clock: Clock | None = None) -> dspy.Prediction:
         clock = clock or Clock()
-        first = self._write("generate", clock, lambda: self.generate(**inputs).sparql)
-        attempts, chosen = self._sample_when_failed(first, inputs, settings, clock)
+        adapter = generate_adapter(settings)
+
+        def generate(**config):
+            with dspy.context(adapter=adapter):
+                return self.generate(**inputs, **config).sparql
+
+        first = self._write("generate", clock, generate)
+        attempts, chosen = self._sample_when_failed(first, generate, settings, clock)
         calls = len(attempts)
         if chosen is None:
             more, repair_calls = self._validate_and_repair(question, first, context, settings, clock)
@@ -60,7 +67,7 @@ class GenerateAndRepair(dspy.Module):
         clock.step("run")
         return self._run(step, sparql, clock).spent(call)
 
-    def _sample_when_failed(self, first: Attempt, inputs: dict[str, str], settings,
+    def _sample_when_failed(self, first: Attempt, generate, settings,
                             clock: Clock) -> tuple[list[Attempt], Attempt | None]:
         """The first attempt, plus sampled candidates when it failed; the one chosen by execution, if any."""
         if first.outcome in ("ok", "lint") or settings.candidates < 1:
@@ -72,8 +79,7 @@ class GenerateAndRepair(dspy.Module):
             if clock.passed():
                 break
             config = {"temperature": settings.candidate_temperature, "rollout_id": rollout}
-            attempts.append(self._write(f"sample:{rollout}", clock,
-                                        lambda: self.generate(**inputs, config=config).sparql))
+            attempts.append(self._write(f"sample:{rollout}", clock, lambda: generate(config=config)))
         return attempts, choose_by_execution(attempts)
 
     def _validate_and_repair(self, question: str, first: Attempt, context: Context, settings,

@@ -305,9 +305,10 @@ class RecordingEngine:
                         finish_reason="stop", usage=Usage(input_tokens=1, output_tokens=1))
 
 
-def test_the_training_prompt_is_what_the_engine_is_sent_at_inference(endpoint):
+@pytest.mark.parametrize("compact", [False, True])
+def test_the_training_prompt_is_what_the_engine_is_sent_at_inference(endpoint, compact):
     """The messages an example is trained on equal those the local engine hands llama.cpp for that question,
-    and the trained answer is parsed back by the adapter into the same query."""
+    and the trained answer is parsed back by the adapter into the same query (compact prompt or not)."""
     import dspy
 
     from nl2sparql.modules.local_lm import chat_messages
@@ -316,9 +317,10 @@ def test_the_training_prompt_is_what_the_engine_is_sent_at_inference(endpoint):
     from nl2sparql.optimize.finetune.run import FinetuneConfig
 
     record = training_records(load_dataset())[0]
-    program = NL2SPARQL(FinetuneConfig().program_settings(), Runtime(endpoint=endpoint))
+    program = NL2SPARQL(FinetuneConfig(compact_prompt=compact).program_settings(), Runtime(endpoint=endpoint))
     [example] = [e for e in build_examples(program, [record], answer_sparql=without_prefix_lines)
                  if e.language == "en"]
+    assert ("Your input fields are" in example.messages[0]["content"]) is not compact
     engine = RecordingEngine(example.answer)
     program.set_lm(dspy.LM("local/recording", engine=engine, cache=False))
     out = program(record.question_en, exclude_ids=(record.id,))

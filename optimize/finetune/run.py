@@ -35,10 +35,11 @@ class FinetuneConfig:
     lora: LoraSettings = LoraSettings()
     synth: str | None = None  # a `data synth` folder or JSONL file whose pairs join the train examples
     synth_ratio: float = 1.0  # synthetic pairs per curated train record
+    compact_prompt: bool = False  # generate asked in the compact format (modules/compact.py), trained and run so
 
     def program_settings(self) -> ProgramSettings:
         return ProgramSettings(use_examples=self.demos, use_constraints=False, ontology_k=0,
-                               demo_prefixes=self.answer_prefixes)
+                               demo_prefixes=self.answer_prefixes, compact_prompt=self.compact_prompt)
 
     def base_model(self) -> str:
         from nl2sparql.modules.local_lm import LOCAL_MODELS

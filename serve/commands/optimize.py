@@ -45,13 +45,16 @@ def optimize() -> None:
               help="finetune: a 'data synth' folder or JSONL whose pairs join the train examples.")
 @click.option("--synth-ratio", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="finetune: synthetic pairs per curated train record.")
+@click.option("--compact-prompt", is_flag=True,
+              help="finetune: train (and later ask) the generate step with the compact prompt: the task in one "
+                   "paragraph, no field descriptions, empty inputs left out (about a third of the tokens).")
 @store_option
 @click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
 def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
                  budget: str, seed: int, threads: int, train_limit: int | None, dev_limit: int | None,
                  val_limit: int, parent: str, resume: bool, tracking_uri: str | None, rank: int, learning_rate: float,
-                 epochs: int, device: str, synth: Path | None, synth_ratio: float, store_path: Path | None,
-                 as_json: bool) -> None:
+                 epochs: int, device: str, synth: Path | None, synth_ratio: float, compact_prompt: bool,
+                 store_path: Path | None, as_json: bool) -> None:
     """Compile, score parent and compiled program on dev side by side, and write a new version.
 
     \b
@@ -64,7 +67,7 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
 
     if optimizer == "finetune":
         _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
-                  learning_rate, epochs, device, store_path, as_json, synth, synth_ratio)
+                  learning_rate, epochs, device, store_path, as_json, synth, synth_ratio, compact_prompt)
         return
 
     config = CompileConfig(optimizer=optimizer, lm=lm, teacher_lm=teacher_lm, train_split=train_split,
@@ -82,7 +85,8 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
 
 
 def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
-              learning_rate, epochs, device, store_path, as_json, synth=None, synth_ratio=1.0) -> None:
+              learning_rate, epochs, device, store_path, as_json, synth=None, synth_ratio=1.0,
+              compact_prompt=False) -> None:
     from nl2sparql.optimize.finetune.job import pending_finetune, run_finetune
     from nl2sparql.optimize.finetune.lora import LoraSettings
     from nl2sparql.optimize.finetune.run import FinetuneConfig
@@ -91,7 +95,8 @@ def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_lim
                             device=device)
     config = FinetuneConfig(lm=lm or "local/qwen-0.5b", teacher_lm=teacher_lm, train_split=train_split,
                             dev_split=dev_split, train_limit=train_limit, dev_limit=dev_limit, lora=settings,
-                            synth=str(synth) if synth else None, synth_ratio=synth_ratio)
+                            synth=str(synth) if synth else None, synth_ratio=synth_ratio,
+                            compact_prompt=compact_prompt)
     if resume:
         config = pending_finetune()
     version, tried = run_finetune(config, resume=resume, store=store_path, tracking_uri=tracking_uri,
