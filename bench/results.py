@@ -33,7 +33,7 @@ from nl2sparql.files import write_text_atomic
 
 BENCH = Path(__file__).resolve().parent
 README = BENCH.parent / "README.md"
-PLACEHOLDER = re.compile(r"\{\{(\w+)(?::([\w-]+))?\}\}")
+PLACEHOLDER = re.compile(r"\{\{(\w+)(?::([\w,-]+))?\}\}")
 HEADLINE = ("<!-- headline: written by bench/results.py -->", "<!-- /headline -->")
 BASELINES = ("zero-shot", "static-rag", "shipped")
 
@@ -258,7 +258,9 @@ def scope_table(runs: list[Saved], bench: Path) -> str:
 def headline_table(reports: list[Saved], manifests: list[Saved]) -> str:
     """static-rag against every fine-tuned version: test accuracy, validity, seconds, and generalization."""
     def first(version: str, split: str) -> dict | None:
-        return next((s.data for s in reports if s.data["version"] == version and s.split == split), None)
+        """The version's newest report on the split (older ones, of older code, stay in the report tables)."""
+        found = [s.data for s in reports if s.data["version"] == version and s.split == split]
+        return max(found, key=lambda data: data.get("created_at", ""), default=None)
 
     candidates = {m.data["version"]: m.data.get("program_settings", {}).get("candidates", 0) for m in manifests
                   if m.data.get("program_settings", {}).get("check_scope", True)}  # v6 (step off) is a control
