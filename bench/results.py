@@ -335,6 +335,26 @@ def bounded_table(reports: list[Saved], versions: str) -> str:
     return table(header, rows)
 
 
+def patterns_table(reports: list[Saved], argument: str) -> str:
+    """`SPLIT,vA,vB,…`: exact answers per pattern on the split, each version's newest report, side by side."""
+    split, *versions = [part.strip() for part in argument.split(",") if part.strip()]
+    runs = []
+    for version in versions:
+        found = [x.data for x in reports if x.data["version"] == version and x.split == split]
+        if not found:
+            raise ValueError(f"no {split} report of {version} for {{{{patterns:{argument}}}}}")
+        runs.append(max(found, key=lambda data: data.get("created_at", "")))
+    patterns = list(dict.fromkeys(p for run in runs for q in run["questions"] for p in q["patterns"]))
+    rows = []
+    for pattern in patterns:
+        cells = []
+        for run in runs:
+            chosen = [q for q in run["questions"] if pattern in q["patterns"]]
+            cells.append(f"{sum(q['exact'] for q in chosen)}/{len(chosen)}")
+        rows.append([pattern, *cells])
+    return table(["pattern", *versions], rows)
+
+
 def dataset_counts() -> str:
     """How many pairs the dataset has, per split, and how many of them are ASK twins."""
     from nl2sparql.data.dataset import SPLITS, load_dataset
@@ -362,6 +382,8 @@ def fill(name: str, argument: str | None, bench: Path) -> str:
         return followup_table(load_reports(bench))
     if name == "bounded" and argument:
         return bounded_table(load_reports(bench), argument)
+    if name == "patterns" and argument:
+        return patterns_table(load_reports(bench), argument)
     if name == "dataset":
         return dataset_counts()
     raise ValueError(f"unknown placeholder {{{{{name}{':' + argument if argument else ''}}}}} in RESULTS.in.md; "

@@ -101,3 +101,24 @@ def test_the_dataset_counts_are_written_from_the_dataset():
     line = results.fill("dataset", None, BENCH)
     assert line.startswith(f"{len(records)} question/SPARQL pairs ({sum(r.split == 'train' for r in records)} train")
     assert f"{sum(bool(r.twin) for r in records)} of them the contrastive twins" in line
+
+
+def _saved(version: str, split: str, created: str, questions: list[dict]):
+    data = {"version": version, "split": split, "created_at": created, "code_fingerprint": "c0ffee00",
+            "questions": questions}
+    return results.Saved(Path(f"{version}-{split}-{created}.json"), data)
+
+
+def test_patterns_and_bounded_tables_use_each_versions_newest_report():
+    def question(i, exact, seconds, patterns=("pos_filter",)):
+        return {"id": str(i), "exact": exact, "seconds": seconds, "patterns": list(patterns), "calls": 1}
+
+    old = _saved("v9", "generalization", "2026-01-01", [question(1, False, 300.0)])
+    new = _saved("v9", "generalization", "2026-02-01", [question(1, True, 2.0), question(2, False, 4.0, ("meta",))])
+    other = _saved("v10", "generalization", "2026-02-01", [question(1, False, 1.0), question(2, True, 3.0, ("meta",))])
+    table = results.patterns_table([old, new, other], "generalization,v9,v10")
+    assert "| pos_filter | 1/1 | 0/1 |" in table and "| meta | 0/1 | 1/1 |" in table
+    bounded = results.bounded_table([old, new, other], "v9")
+    assert "| v9 | generalization | 2 |" in bounded and "300" not in bounded
+    with pytest.raises(ValueError, match="no test report of v9"):
+        results.patterns_table([new], "test,v9")
