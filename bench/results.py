@@ -31,6 +31,9 @@ from nl2sparql.eval.scoring.scored import percentile
 from nl2sparql.eval.stats import mcnemar_exact, paired_bootstrap_ci
 from nl2sparql.files import write_text_atomic
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from turn_tables import bounded_table, followup_table, patterns_table, table  # noqa: E402
+
 BENCH = Path(__file__).resolve().parent
 README = BENCH.parent / "README.md"
 PLACEHOLDER = re.compile(r"\{\{(\w+)(?::([\w,-]+))?\}\}")
@@ -74,11 +77,6 @@ def base_split(split: str) -> str:
 
 def link(path: Path, bench: Path) -> str:
     return quote(path.relative_to(bench).as_posix())
-
-
-def table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
 
 
 def short_lm(lm: str) -> str:
@@ -276,83 +274,6 @@ def headline_table(reports: list[Saved], manifests: list[Saved]) -> str:
             ["code that made the test report",
              *(f"`{t.get('code_fingerprint', '')[:8] or '–'}`" for _, t, _ in columns)]]
     return table(header, rows)
-
-
-def followup_table(reports: list[Saved]) -> str:
-    """Each version's follow-up runs (gold history, own history, the follow-up alone, the history concatenated):
-    first turns and follow-up turns apart, and each mode's follow-ups paired against gold history."""
-    runs = [x.data for x in reports if x.split.startswith("followup-")]
-    rows = []
-    for run in runs:
-        turns = {kind: [q for q in run["questions"] if f"turn:{kind}" in q["patterns"]]
-                 for kind in ("first", "follow-up")}
-        gold = next((r for r in runs if r["version"] == run["version"]
-                     and r["split"] == run["split"].split(":")[0]), None)
-        paired = "–"
-        if gold is not None and gold is not run:
-            mine = {q["id"]: q["exact"] for q in turns["follow-up"]}
-            theirs = {q["id"]: q["exact"] for q in gold["questions"]}
-            won = sum(theirs[i] and not e for i, e in mine.items() if i in theirs)
-            lost = sum(e and not theirs[i] for i, e in mine.items() if i in theirs)
-            paired = f"{won} / {lost}, p {mcnemar_exact(won, lost):.3f}"
-        rows.append([run["version"], run["split"], *(f"{sum(q['exact'] for q in qs)}/{len(qs)} = "
-                                                      f"{sum(q['exact'] for q in qs) / max(1, len(qs)):.3f}"
-                                                      for qs in turns.values()),
-                     *(f"{percentile([q['seconds'] for q in qs], 0.5):.1f}" if qs else "–"
-                       for qs in turns.values()), paired])
-    header = ["version", "split (history)", "first turns exact", "follow-ups exact", "p50 s first",
-              "p50 s follow-up", "follow-ups: gold history won / lost"]
-    return table(header, rows)
-
-
-def bounded_table(reports: list[Saved], versions: str) -> str:
-    """Seconds per question of each version (comma-separated) over every split it ran, its newest report per split,
-    with the deadline's and grammar's share, LM calls and exact answers."""
-    rows = []
-    for version in [v.strip() for v in versions.split(",") if v.strip()]:
-        newest: dict[str, dict] = {}
-        for saved in reports:
-            data = saved.data
-            if data["version"] == version and not saved.split.startswith("followup-") and (
-                    saved.split not in newest or data.get("created_at", "") > newest[saved.split].get("created_at", "")):
-                newest[saved.split] = data
-        runs = [newest[split] for split in sorted(newest)]
-        questions = [q for r in runs for q in r["questions"]]
-        if not questions:
-            raise ValueError(f"no reports of {version} for {{{{bounded:{versions}}}}}")
-        times = [q["seconds"] for q in questions]
-        exact = sum(q["exact"] for q in questions)
-        rows.append([version, ", ".join(r["split"] for r in runs), str(len(questions)),
-                     " / ".join(f"{percentile(times, k):.1f}" for k in (0.5, 0.9, 0.95, 1.0)),
-                     str(sum(q.get("stopped_early", False) for q in questions)),
-                     f"{sum(q.get('grammar_refused', 0) for q in questions)} "
-                     f"({sum(q.get('grammar_seconds', 0.0) for q in questions):.2f} s)",
-                     f"{sum(q.get('calls', 0) for q in questions) / len(questions):.2f}",
-                     f"{exact}/{len(questions)} = {exact / len(questions):.3f}",
-                     ", ".join(sorted({f"`{r.get('code_fingerprint', '')[:8]}`" for r in runs}))])
-    header = ["version", "splits", "questions", "p50 / p90 / p95 / max s", "stopped at the deadline",
-              "grammar refusals (seconds they cost)", "LM calls / q", "exact (per question)", "code"]
-    return table(header, rows)
-
-
-def patterns_table(reports: list[Saved], argument: str) -> str:
-    """`SPLIT,vA,vB,…`: exact answers per pattern on the split, each version's newest report, side by side."""
-    split, *versions = [part.strip() for part in argument.split(",") if part.strip()]
-    runs = []
-    for version in versions:
-        found = [x.data for x in reports if x.data["version"] == version and x.split == split]
-        if not found:
-            raise ValueError(f"no {split} report of {version} for {{{{patterns:{argument}}}}}")
-        runs.append(max(found, key=lambda data: data.get("created_at", "")))
-    patterns = list(dict.fromkeys(p for run in runs for q in run["questions"] for p in q["patterns"]))
-    rows = []
-    for pattern in patterns:
-        cells = []
-        for run in runs:
-            chosen = [q for q in run["questions"] if pattern in q["patterns"]]
-            cells.append(f"{sum(q['exact'] for q in chosen)}/{len(chosen)}")
-        rows.append([pattern, *cells])
-    return table(["pattern", *versions], rows)
 
 
 def dataset_counts() -> str:
