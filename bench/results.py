@@ -32,7 +32,7 @@ from nl2sparql.eval.stats import mcnemar_exact, paired_bootstrap_ci
 from nl2sparql.files import write_text_atomic
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from turn_tables import bounded_table, followup_table, patterns_table, table  # noqa: E402
+from turn_tables import bounded_table, followup_table, newest, patterns_table, table  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent
 README = BENCH.parent / "README.md"
@@ -256,9 +256,7 @@ def scope_table(runs: list[Saved], bench: Path) -> str:
 def headline_table(reports: list[Saved], manifests: list[Saved]) -> str:
     """static-rag against every fine-tuned version: test accuracy, validity, seconds, and generalization."""
     def first(version: str, split: str) -> dict | None:
-        """The version's newest report on the split (older ones, of older code, stay in the report tables)."""
-        found = [s.data for s in reports if s.data["version"] == version and s.split == split]
-        return max(found, key=lambda data: data.get("created_at", ""), default=None)
+        return newest(reports, version, split)
 
     candidates = {m.data["version"]: m.data.get("program_settings", {}).get("candidates", 0) for m in manifests
                   if m.data.get("program_settings", {}).get("check_scope", True)}  # v6 (step off) is a control

@@ -14,6 +14,12 @@ def table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
 
 
+def newest(reports: list, version: str, split: str) -> dict | None:
+    """The version's newest report on the split (older ones, of older code, stay in the report tables)."""
+    found = [x.data for x in reports if x.data["version"] == version and x.split == split]
+    return max(found, key=lambda data: data.get("created_at", ""), default=None)
+
+
 def followup_table(reports: list) -> str:
     """Each version's follow-up runs (gold history, own history, the follow-up alone, the history concatenated):
     first turns and follow-up turns apart, and each mode's follow-ups paired against gold history."""
@@ -46,13 +52,9 @@ def bounded_table(reports: list, versions: str) -> str:
     with the deadline's and grammar's share, LM calls and exact answers."""
     rows = []
     for version in [v.strip() for v in versions.split(",") if v.strip()]:
-        newest: dict[str, dict] = {}
-        for saved in reports:
-            data = saved.data
-            if data["version"] == version and not saved.split.startswith("followup-") and (
-                    saved.split not in newest or data.get("created_at", "") > newest[saved.split].get("created_at", "")):
-                newest[saved.split] = data
-        runs = [newest[split] for split in sorted(newest)]
+        splits = sorted({x.split for x in reports
+                         if x.data["version"] == version and not x.split.startswith("followup-")})
+        runs = [newest(reports, version, split) for split in splits]
         questions = [q for r in runs for q in r["questions"]]
         if not questions:
             raise ValueError(f"no reports of {version} for {{{{bounded:{versions}}}}}")
@@ -74,12 +76,10 @@ def bounded_table(reports: list, versions: str) -> str:
 def patterns_table(reports: list, argument: str) -> str:
     """`SPLIT,vA,vB,…`: exact answers per pattern on the split, each version's newest report, side by side."""
     split, *versions = [part.strip() for part in argument.split(",") if part.strip()]
-    runs = []
-    for version in versions:
-        found = [x.data for x in reports if x.data["version"] == version and x.split == split]
-        if not found:
-            raise ValueError(f"no {split} report of {version} for {{{{patterns:{argument}}}}}")
-        runs.append(max(found, key=lambda data: data.get("created_at", "")))
+    runs = [newest(reports, version, split) for version in versions]
+    if None in runs:
+        missing = versions[runs.index(None)]
+        raise ValueError(f"no {split} report of {missing} for {{{{patterns:{argument}}}}}")
     patterns = list(dict.fromkeys(p for run in runs for q in run["questions"] for p in q["patterns"]))
     rows = []
     for pattern in patterns:

@@ -31,6 +31,6 @@ class CompactAdapter(ChatAdapter):
 
 def generate_adapter(settings) -> ChatAdapter:
     """The adapter the generate step is asked through: compact for a version trained on it, else DSPy's own."""
-    if getattr(settings, "compact_prompt", False):
+    if settings.compact_prompt:
         return CompactAdapter()
     return dspy.settings.adapter or ChatAdapter()
