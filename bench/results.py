@@ -186,14 +186,22 @@ def finetuned_row(manifest: dict) -> list[str]:
     questions = next((t["questions"] for t in tried.values()), "–")
     return [manifest["version"], manifest.get("parent") or "–", f"`{manifest['lm']}`",
             f"`{adapter['sha256'][:8]}`, {adapter['size'] / 1e6:.1f} MB, rank {training['lora']['rank']}",
-            f"{training['examples']:,} ({training['records']} records)", f"{training['tokens']:,}",
+            recipe(training), f"{training['tokens']:,}",
             f"{training['seconds']:,.0f}", f"{training['examples_per_second']:.2f}",
             f"{training['first_loss']:.2f} → {training['final_loss']:.2f}", f"{dev} ({questions})",
             str(manifest.get("program_settings", {}).get("candidates", 0))]
 
 
+def recipe(training: dict) -> str:
+    """Prompt and examples by source: `compact; 386 it + 378 en + 580 synth + 63 followup`."""
+    sources = training.get("examples_by_source") or {"curated": training["examples"]}
+    counts = " + ".join(f"{n} {source}" for source, n in sources.items())
+    prompt = "compact" if training.get("compact_prompt") else "full"
+    return f"{prompt} prompt; {training['examples']:,} = {counts} ({training['records']} records)"
+
+
 def finetuned_table(manifests: list[Saved], bench: Path) -> str:
-    header = ["version", "parent", "base LM", "adapter", "training examples", "tokens", "training s",
+    header = ["version", "parent", "base LM", "adapter", "prompt; training examples by source", "tokens", "training s",
               "examples / s", "loss, first / last 20 steps", "dev exec acc without / with examples (questions)",
               "candidates"]
     rows = []

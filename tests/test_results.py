@@ -122,3 +122,11 @@ def test_patterns_and_bounded_tables_use_each_versions_newest_report():
     assert "| v9 | generalization | 2 |" in bounded and "300" not in bounded
     with pytest.raises(ValueError, match="no test report of v9"):
         results.patterns_table([new], "test,v9")
+
+
+def test_a_fine_tune_recipe_names_its_prompt_and_example_sources():
+    training = {"examples": 1407, "records": 667, "compact_prompt": True,
+                "examples_by_source": {"it": 386, "en": 378, "synth": 580, "followup": 63}}
+    assert results.recipe(training) == "compact prompt; 1,407 = 386 it + 378 en + 580 synth + 63 followup (667 records)"
+    older = {"examples": 631, "records": 267}
+    assert results.recipe(older) == "full prompt; 631 = 631 curated (267 records)"
