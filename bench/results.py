@@ -193,7 +193,7 @@ def finetuned_row(manifest: dict) -> list[str]:
 
 
 def recipe(training: dict) -> str:
-    """Prompt and examples by source: `compact; 386 it + 378 en + 580 synth + 63 followup`."""
+    """Prompt and examples by source: `compact prompt; 1,407 = 386 it + 378 en + 580 synth + 63 followup (667 records)`."""
     sources = training.get("examples_by_source") or {"curated": training["examples"]}
     counts = " + ".join(f"{n} {source}" for source, n in sources.items())
     prompt = "compact" if training.get("compact_prompt") else "full"
