@@ -60,7 +60,7 @@ def test_unknown_corrupt_and_incompatible_versions_are_clear_errors(tmp_path):
     with pytest.raises(ArtifactError, match="unknown version 'v3'"):
         open_version("v3", tmp_path)
     # Nothing compiled yet: "latest" is the version the package ships.
-    assert resolve_program_file("latest", tmp_path) == SHIPPED_ROOT / "v7" / "program.json"
+    assert resolve_program_file("latest", tmp_path) == SHIPPED_ROOT / "v9" / "program.json"
     version = write_version(program(), MANIFEST, tmp_path)
     manifest = version.path / "manifest.json"
     manifest.write_text("{not json")
@@ -81,14 +81,13 @@ def test_shipped_version_is_complete_and_loads_into_the_current_program(tmp_path
 
     shipped = open_shipped()
     assert shipped.manifest["lm"] == "local/qwen-1.5b"  # compiled for the default local LM
-    # Fine-tuned on the dataset as it was before the ASK twins were added (issue 28): every other record is as it was.
-    assert shipped.manifest["dataset_hash"] == dataset_hash([r for r in load_dataset() if not r.twin])
+    # Fine-tuned on today's dataset (ASK twins and follow-up chains included).
+    assert shipped.manifest["dataset_hash"] == dataset_hash(load_dataset())
     assert effective_name("latest", tmp_path) == "shipped" and effective_name("uncompiled", tmp_path) == "uncompiled"
     state = json.loads(shipped.program_file.read_text())
     current = NL2SPARQL()
-    # Saved before the relevance step existed: every other predictor is there, and the step keeps a fresh one.
-    assert sorted(k for k in state if k != "metadata") == sorted(n for n, _ in current.named_predictors()
-                                                                 if n != "scope.predict")
+    # Every predictor of today's program is saved (the relevance and follow-up steps too).
+    assert sorted(k for k in state if k != "metadata") == sorted(n for n, _ in current.named_predictors())
     current.load(str(shipped.program_file))
     assert current.scope.predict.demos == []
     # The shipped version is fine-tuned: its adapter is whole (checksum), small, and for the default local model.
