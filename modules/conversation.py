@@ -29,7 +29,8 @@ class FollowUpProgram(dspy.Module):
     def __init__(self, program, followup: FollowUp | None = None):
         super().__init__()
         self.program = program
-        self.followup = followup or FollowUp()
+        settings = getattr(program, "settings", None)
+        self.followup = followup or FollowUp(with_sparql=getattr(settings, "followup_sparql", True))
         if self.followup.rewrite.lm is None and hasattr(program, "generate"):
             self.followup.rewrite.lm = program.generate.predict.lm  # the program's LM unless given its own
 

@@ -78,26 +78,29 @@ def _short(value: str) -> str:
     return value.rsplit("/", 1)[-1].rsplit("#", 1)[-1] if value.startswith("http") else value
 
 
-def describe_history(history: Sequence[TurnSummary], keep: int = 2) -> str:
-    """The last `keep` turns, oldest first; only the last one with its SPARQL (the prompt stays short)."""
+def describe_history(history: Sequence[TurnSummary], keep: int = 2, with_sparql: bool = True) -> str:
+    """The last `keep` turns, oldest first; only the last one with its SPARQL, and none without `with_sparql`
+    (the prompt stays short)."""
     shown = list(history)[-keep:]
-    return "\n\n".join(t.describe(with_sparql=i == len(shown) - 1) for i, t in enumerate(shown))
+    return "\n\n".join(t.describe(with_sparql=with_sparql and i == len(shown) - 1) for i, t in enumerate(shown))
 
 
 class FollowUp(dspy.Module):
     """Question + earlier turns → a standalone question; `built_on` is the index of the turn it builds on
     (None when it passed through unchanged)."""
 
-    def __init__(self, keep_turns: int = 2):
+    def __init__(self, keep_turns: int = 2, with_sparql: bool = True):
         super().__init__()
         self.keep_turns = keep_turns
+        self.with_sparql = with_sparql  # the last turn's SPARQL in the history (ProgramSettings.followup_sparql)
         self.rewrite = dspy.Predict(RewriteFollowUp)
 
     def forward(self, question: str, history: Sequence[TurnSummary] = ()) -> dspy.Prediction:
         question = question.strip()
         if not needs_history(question, bool(history)):
             return dspy.Prediction(standalone_question=question, built_on=None, calls=0)
-        out = self.rewrite(history=describe_history(history, self.keep_turns), question=question)
+        out = self.rewrite(history=describe_history(history, self.keep_turns, self.with_sparql),
+                           question=question)
         standalone = " ".join(str(out.standalone_question or "").split()) or question
         return dspy.Prediction(standalone_question=standalone, built_on=len(history) - 1, calls=1)
 

@@ -55,6 +55,9 @@ class ProgramSettings:
     # True: the generate step is asked in the compact format a fine-tuned version was trained on (the task in one
     # paragraph, no field descriptions, empty inputs left out; modules/compact.py).
     compact_prompt: bool = False
+    # What the follow-up step's rewrite sees of the last turn (modules/followup.py): True, its question, SPARQL and
+    # a summary of its answer; False, the question and the answer alone (a prompt about half as long).
+    followup_sparql: bool = True
 
 
 class NL2SPARQL(dspy.Module):

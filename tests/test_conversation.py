@@ -90,6 +90,30 @@ def test_history_shows_only_the_last_query():
     assert "first question" in text and "SELECT 1" not in text and "SELECT 2" in text
 
 
+def test_history_without_sparql_keeps_questions_and_answers():
+    turns = [TurnSummary("q1", "first question", "SELECT 1"), TurnSummary("q2", "second question", "SELECT 2")]
+    text = describe_history(turns, with_sparql=False)
+    assert "first question" in text and "second question" in text and "Answer: 0 rows" in text
+    assert "SELECT" not in text and "SPARQL" not in text
+
+
+def test_the_followup_sparql_setting_reaches_the_rewrite_prompt(endpoint):
+    answers = [{"sparql": SADNESS}, {"standalone_question": "Quante parole ELITA esprimono tristezza?"},
+               {"sparql": SADNESS_COUNT}]
+    prompts = {}
+    for with_sparql in (True, False):
+        lm = DummyLM(list(answers))
+        dspy.configure(lm=lm)
+        settings = ProgramSettings(examples_k=0, ontology_k=0, ground_entities=False, followup_sparql=with_sparql)
+        chat = NL2SPARQL(settings, Runtime(endpoint=endpoint)).conversation()
+        chat.ask("Quali parole ELITA esprimono tristezza?")
+        assert chat.ask("E quante sono?").rows == [("66",)]
+        prompts[with_sparql] = lm.history[1]["messages"][-1]["content"]
+    assert "elita:Tristezza" in prompts[True] and "66 rows" in prompts[True]
+    assert "elita:Tristezza" not in prompts[False] and "66 rows" in prompts[False]
+    assert "Quali parole ELITA esprimono tristezza?" in prompts[False]
+
+
 def test_the_step_compiles_and_saves_like_the_others(endpoint, tmp_path):
     from nl2sparql.data.chains import load_chains
     from nl2sparql.modules.followup import rewrite_examples
