@@ -202,3 +202,48 @@ def test_finetune_examples_mix_in_synthetic_pairs_but_never_a_held_out_query(kb_
     synthetic = [e for e in examples if e.source == "synth"]
     assert {e.record_id for e in synthetic} == {r["id"] for r in pairs[:2]}
     assert len(synthetic) == 4 and len(examples) > len(synthetic)  # both wordings of two pairs, plus the gold
+
+
+def test_a_word_class_names_the_head_and_filters_the_written_form(endpoint):
+    import random
+
+    from nl2sparql.data.synth.compose import _Set, _body, _candidate, _choose_class
+    from nl2sparql.data.synth.pools import WordFacts
+    from nl2sparql.data.synth.rules import load_rules
+
+    rules = load_rules()
+    facts = WordFacts("arrabbiarsi", pos={"verb"})
+    chosen = _Set((), facts, pos="verb", group_key="pos")
+    assert _choose_class(rules, chosen, "arrabbiarsi", random.Random(3))
+    form = rules.forms["count"]
+    candidate = _candidate(rules, chosen, "count", form, _body(rules, chosen, form), random.Random(3))
+    assert 'STRENDS(STR(?italianWord), "rsi")' in candidate.sparql and "lila:verb" in candidate.sparql
+    assert "morphology_regex" in candidate.patterns and "pos_filter" in candidate.patterns
+    for question in (candidate.question_it, candidate.question_en):
+        assert keeps_slots(question, list(candidate.slots)), question
+    assert "riflessiv" in candidate.question_it and "reflexive" in candidate.question_en
+    assert len(endpoint.execute(candidate.sparql).rows) == 1  # it runs: one count
+    # A word in no class of its part of speech gets none (the generic filters are used instead).
+    assert not _choose_class(rules, _Set((), WordFacts("casa", pos={"noun"}), pos="noun"), "casa", random.Random(3))
+
+
+def test_every_word_class_filter_agrees_with_the_test_that_picks_it(endpoint):
+    """The SPARQL filter of each class keeps the words its Python pattern matches, and no other."""
+    import re
+
+    from nl2sparql.data.synth.rules import load_rules
+
+    head = ("PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\nPREFIX lila: <http://lila-erc.eu/ontologies/lila/>\n"
+            "SELECT DISTINCT ?italianWord WHERE { GRAPH <http://liita.it/data> { ?lemma a lila:Lemma ; "
+            "lila:hasPOS lila:%s ; ontolex:writtenRep ?italianWord } %s }")
+    matched = 0
+    for word_class in load_rules().filters["class"]["classes"]:
+        sparql = word_class["sparql"].replace("$$", "$")
+        query = head % (word_class["pos"], sparql)
+        assert lint(query) == [] and check(query).form == "SELECT", word_class["match"]
+        kept = [row[0].value for row in endpoint.execute(query).rows]
+        assert all(re.search(word_class["match"], w) for w in kept), word_class["match"]
+        others = head % (word_class["pos"], sparql.replace("FILTER(", "FILTER(!", 1))
+        assert not [row[0].value for row in endpoint.execute(others).rows if re.search(word_class["match"], row[0].value)]
+        matched += len(kept)
+    assert matched > 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from dataclasses import dataclass, field
 
 from nl2sparql.data.synth.pools import CORE_POS, Pools, WordFacts
@@ -16,6 +17,7 @@ from nl2sparql.data.synth.rules import RESOURCE_SLOTS, Candidate, Rules
 from nl2sparql.data.synth.text import fill, indent, number_it, sentence, with_prefixes
 
 ORDER = ("elita", "sentix", "sicilian", "parmigiano", "complit")
+CLASS_SHARE = 0.35  # of the filtered sets with a part of speech, those asked about a word class when the word has one
 LIST_FORMS = {"list", "some", "absent", "absent_minus", "optional", "top_polarity"}
 
 
@@ -30,6 +32,7 @@ class _Set:
     slots: dict[str, object] = field(default_factory=dict)
     keep: list[str] = field(default_factory=list)
     filter_kind: str | None = None
+    head: dict | None = None  # a word class's head ("verbi riflessivi"), in place of the part of speech's
 
 
 def compose_set(rules: Rules, pools: Pools, rng: random.Random, cache: dict) -> Candidate | None:
@@ -99,6 +102,8 @@ def _choose_filter(rules: Rules, pools: Pools, chosen: _Set, rng: random.Random,
     if corrupt:
         cache.setdefault("plain", pools.plain_words())
         word = rng.choice(cache["plain"])
+    if chosen.pos and rng.random() < CLASS_SHARE and _choose_class(rules, chosen, word, rng):
+        return
     kind = rng.choice(["prefix", "prefix", "suffix", "suffix", "contains", "regex", "length", "longer"])
     size = rng.randint(2, min(4, len(word) - 1))
     if kind == "prefix":
@@ -117,6 +122,21 @@ def _choose_filter(rules: Rules, pools: Pools, chosen: _Set, rng: random.Random,
     chosen.filter_kind = kind
     chosen.slots.update(values)
     chosen.keep += [str(v) for v in values.values()]
+
+
+def _choose_class(rules: Rules, chosen: _Set, word: str, rng: random.Random) -> bool:
+    """A word class of the set's part of speech that the word belongs to (rules.json, filters.class): it becomes
+    the head of the question ("verbi riflessivi", "action nouns in -zione"). False when the word is in none."""
+    classes = [c for c in rules.filters["class"]["classes"]
+               if c["pos"] == chosen.pos and re.search(c["match"], word)]
+    if not classes:
+        return False
+    word_class = rng.choice(classes)
+    chosen.filter_kind = "class"
+    chosen.head = rng.choice(word_class["heads"])
+    chosen.slots["class_filter"] = word_class["sparql"].replace("$$", "$")
+    chosen.keep.append(word_class["keep"])
+    return True
 
 
 def _entry_name(rules: Rules, chosen: _Set, resource: str) -> str:
@@ -239,7 +259,7 @@ class _Words:
 
     def __init__(self, rules: Rules, chosen: _Set, rng: random.Random) -> None:
         self.rules, self.chosen, self.rng, self.keep = rules, chosen, rng, []
-        self.head = rules.heads[chosen.pos or rng.choice(["any", "lemma"])]
+        self.head = chosen.head or rules.heads[chosen.pos or rng.choice(["any", "lemma"])]
         self.it_preds, self.en_preds, self.it_with, self.en_with = [], [], [], []
         emotion = chosen.slots.get("emotion")
         polarity = rules.polarity_classes.get(chosen.slots.get("polarity") or "", ["", ""])
@@ -261,7 +281,7 @@ class _Words:
                 self.en_preds.append(fill(rng.choice(spec[f"{kind}_en"]), values))
         if emotion:
             self.keep.append(f"{emotion}|{rules.emotions[emotion]}")
-        if chosen.filter_kind:
+        if chosen.filter_kind and chosen.filter_kind != "class":  # a class is named by the head
             spec = rules.filters[chosen.filter_kind]
             self.it_preds.append(fill(rng.choice(spec["it"]), chosen.slots))
             self.en_preds.append(fill(rng.choice(spec["en"]), chosen.slots))
