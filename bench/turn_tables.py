@@ -22,14 +22,22 @@ def newest(reports: list, version: str, split: str) -> dict | None:
 
 def followup_table(reports: list) -> str:
     """Each version's follow-up runs (gold history, own history, the follow-up alone, the history concatenated):
-    first turns and follow-up turns apart, and each mode's follow-ups paired against gold history."""
-    runs = [x.data for x in reports if x.split.startswith("followup-")]
+    first turns and follow-up turns apart, and each mode's follow-ups paired against the gold-history run on the
+    same chains and code. Per version, split and chains the newest run is shown; the chains column tells runs on
+    an earlier, smaller set of chains apart."""
+    latest: dict[tuple, dict] = {}
+    for run in (x.data for x in reports if x.split.startswith("followup-")):
+        key = (run["version"], run["split"], run.get("dataset_hash"))
+        if key not in latest or run.get("created_at", "") > latest[key].get("created_at", ""):
+            latest[key] = run
+    runs = list(latest.values())
     rows = []
     for run in runs:
         turns = {kind: [q for q in run["questions"] if f"turn:{kind}" in q["patterns"]]
                  for kind in ("first", "follow-up")}
-        gold = next((r for r in runs if r["version"] == run["version"]
-                     and r["split"] == run["split"].split(":")[0]), None)
+        gold = next((r for r in runs if r["version"] == run["version"] and r["split"] == run["split"].split(":")[0]
+                     and r.get("dataset_hash") == run.get("dataset_hash")
+                     and r.get("code_fingerprint") == run.get("code_fingerprint")), None)
         paired = "–"
         if gold is not None and gold is not run:
             mine = {q["id"]: q["exact"] for q in turns["follow-up"]}
@@ -37,13 +45,15 @@ def followup_table(reports: list) -> str:
             won = sum(theirs[i] and not e for i, e in mine.items() if i in theirs)
             lost = sum(e and not theirs[i] for i, e in mine.items() if i in theirs)
             paired = f"{won} / {lost}, p {mcnemar_exact(won, lost):.3f}"
-        rows.append([run["version"], run["split"], *(f"{sum(q['exact'] for q in qs)}/{len(qs)} = "
-                                                      f"{sum(q['exact'] for q in qs) / max(1, len(qs)):.3f}"
-                                                      for qs in turns.values()),
-                     *(f"{percentile([q['seconds'] for q in qs], 0.5):.1f}" if qs else "–"
-                       for qs in turns.values()), paired])
-    header = ["version", "split (history)", "first turns exact", "follow-ups exact", "p50 s first",
-              "p50 s follow-up", "follow-ups: gold history won / lost"]
+        seconds = [percentile([q["seconds"] for q in qs], 0.5) if qs else None for qs in turns.values()]
+        ratio = f"{seconds[1] / seconds[0]:.2f}" if all(seconds) else "–"
+        rows.append([run["version"], run["split"], str(len(turns["first"])),
+                     *(f"{sum(q['exact'] for q in qs)}/{len(qs)} = {sum(q['exact'] for q in qs) / max(1, len(qs)):.3f}"
+                       for qs in turns.values()),
+                     *(f"{s:.1f}" if s is not None else "–" for s in seconds), ratio,
+                     f"`{str(run.get('code_fingerprint', ''))[:8]}`", paired])
+    header = ["version", "split (history)", "chains", "first turns exact", "follow-ups exact", "p50 s first",
+              "p50 s follow-up", "ratio", "code", "follow-ups: gold history won / lost"]
     return table(header, rows)
 
 

@@ -30,7 +30,8 @@ class FollowUpProgram(dspy.Module):
         super().__init__()
         self.program = program
         settings = getattr(program, "settings", None)
-        self.followup = followup or FollowUp(with_sparql=getattr(settings, "followup_sparql", True))
+        self.followup = followup or FollowUp(with_sparql=getattr(settings, "followup_sparql", True),
+                                             rows=getattr(settings, "followup_rows", 3))
         if self.followup.rewrite.lm is None and hasattr(program, "generate"):
             self.followup.rewrite.lm = program.generate.predict.lm  # the program's LM unless given its own
 

@@ -56,14 +56,14 @@ class TurnSummary:
         return cls(question, standalone_question, sparql, tuple(result.variables), len(result.rows), rows,
                    result.boolean)
 
-    def describe(self, with_sparql: bool = True) -> str:
+    def describe(self, with_sparql: bool = True, rows: int = 3) -> str:
         lines = [f"Question: {self.standalone_question}"]
         if with_sparql:
             lines.append(f"SPARQL:\n{self.sparql.strip()}")
         if self.boolean is not None:
             lines.append(f"Answer: {'yes' if self.boolean else 'no'}")
         else:
-            shown = "; ".join(", ".join(_short(v) for v in row) for row in self.first_rows)
+            shown = "; ".join(", ".join(_short(v) for v in row) for row in self.first_rows[:rows])
             lines.append(f"Answer: {self.row_count} rows of ({', '.join(self.variables)})"
                          + (f", first: {shown}" if shown else ""))
         return "\n".join(lines)
@@ -78,28 +78,30 @@ def _short(value: str) -> str:
     return value.rsplit("/", 1)[-1].rsplit("#", 1)[-1] if value.startswith("http") else value
 
 
-def describe_history(history: Sequence[TurnSummary], keep: int = 2, with_sparql: bool = True) -> str:
-    """The last `keep` turns, oldest first; only the last one with its SPARQL, and none without `with_sparql`
-    (the prompt stays short)."""
+def describe_history(history: Sequence[TurnSummary], keep: int = 2, with_sparql: bool = True, rows: int = 3) -> str:
+    """The last `keep` turns, oldest first; only the last one with its SPARQL, and none without `with_sparql`;
+    each answer with its first `rows` rows (the prompt stays short)."""
     shown = list(history)[-keep:]
-    return "\n\n".join(t.describe(with_sparql=with_sparql and i == len(shown) - 1) for i, t in enumerate(shown))
+    return "\n\n".join(t.describe(with_sparql=with_sparql and i == len(shown) - 1, rows=rows)
+                       for i, t in enumerate(shown))
 
 
 class FollowUp(dspy.Module):
     """Question + earlier turns → a standalone question; `built_on` is the index of the turn it builds on
     (None when it passed through unchanged)."""
 
-    def __init__(self, keep_turns: int = 2, with_sparql: bool = True):
+    def __init__(self, keep_turns: int = 2, with_sparql: bool = True, rows: int = 3):
         super().__init__()
         self.keep_turns = keep_turns
         self.with_sparql = with_sparql  # the last turn's SPARQL in the history (ProgramSettings.followup_sparql)
+        self.rows = rows  # first rows shown of each earlier answer (ProgramSettings.followup_rows)
         self.rewrite = dspy.Predict(RewriteFollowUp)
 
     def forward(self, question: str, history: Sequence[TurnSummary] = ()) -> dspy.Prediction:
         question = question.strip()
         if not needs_history(question, bool(history)):
             return dspy.Prediction(standalone_question=question, built_on=None, calls=0)
-        out = self.rewrite(history=describe_history(history, self.keep_turns, self.with_sparql),
+        out = self.rewrite(history=describe_history(history, self.keep_turns, self.with_sparql, self.rows),
                            question=question)
         standalone = " ".join(str(out.standalone_question or "").split()) or question
         return dspy.Prediction(standalone_question=standalone, built_on=len(history) - 1, calls=1)

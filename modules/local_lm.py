@@ -19,6 +19,7 @@ from typing import Any
 
 from nl2sparql.files import atomic_open, write_text_atomic
 from nl2sparql.errors import LMConfigError
+from nl2sparql.modules.prefill import complete_field, single_text_field
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,7 @@ class LlamaSettings:
     prompt_cache_bytes: int = 1 << 30
     grammar: bool = True  # constrain the `sparql` field to the query grammar (modules/grammar.py)
     prompt_lookup: int = 0  # draft tokens copied from the prompt per step (llama.cpp prompt lookup); 0: off
+    prefill: bool = True  # a one-field text reply starts after its opening marker (modules/prefill.py)
     lora_path: str | None = None  # a LoRA adapter GGUF applied on top of the base weights (a fine-tuned version)
     grammar_fallback_after: int | None = None  # refused candidates tested one by one before one whole-vocabulary
     # grammar pass (None: grammar.FALLBACK_AFTER)
@@ -300,8 +302,11 @@ class LlamaCppEngine:
                 greedy, max_tokens = self._scope_processor(llama), min(max_tokens, SCOPE_MAX_TOKENS)
             # (llama.cpp's own grammar sampler, with prompt lookup, could refuse the end-of-text token: no cut then)
             stop = StopAt(llama, stop_at) if stop_at is not None and not constrained else None
+            field = single_text_field(messages) if self.settings.prefill and greedy is None and not constrained else None
             try:
-                out = llama.create_chat_completion(
+                out = complete_field(llama, messages, field, max_tokens=max_tokens, temperature=temperature,
+                                     seed=self.settings.seed, logits_processor=_processors(stop) if stop else None) \
+                    if field else llama.create_chat_completion(
                     messages=messages, max_tokens=max_tokens, temperature=temperature,
                     stop=list(config.stop) or None, seed=self.settings.seed,
                     grammar=self._full_grammar() if constrained and greedy is None else None,

@@ -58,6 +58,8 @@ class ProgramSettings:
     # What the follow-up step's rewrite sees of the last turn (modules/followup.py): True, its question, SPARQL and
     # a summary of its answer; False, the question and the answer alone (a prompt about half as long).
     followup_sparql: bool = True
+    # How many first rows of each earlier answer the rewrite sees (its row count and columns are always there).
+    followup_rows: int = 3
 
 
 class NL2SPARQL(dspy.Module):

@@ -97,6 +97,14 @@ def test_history_without_sparql_keeps_questions_and_answers():
     assert "SELECT" not in text and "SPARQL" not in text
 
 
+def test_history_shows_as_many_first_rows_as_asked():
+    turn = TurnSummary("q", "Quali parole?", "SELECT 1", ("italianWord",), 47, (("abbraccio",), ("aiuto",), ("amico",)))
+    assert "first: abbraccio; aiuto; amico" in describe_history([turn])
+    assert "first: abbraccio" in describe_history([turn], rows=1) and "aiuto" not in describe_history([turn], rows=1)
+    text = describe_history([turn], rows=0)
+    assert "Answer: 47 rows of (italianWord)" in text and "first" not in text and "abbraccio" not in text
+
+
 def test_the_followup_sparql_setting_reaches_the_rewrite_prompt(endpoint):
     answers = [{"sparql": SADNESS}, {"standalone_question": "Quante parole ELITA esprimono tristezza?"},
                {"sparql": SADNESS_COUNT}]

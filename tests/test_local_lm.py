@@ -62,9 +62,10 @@ def test_real_local_model_end_to_end(kb_store, tmp_path, monkeypatch):
         lm.engine.close()
 
 
-def test_the_prompt_cache_stays_within_its_capacity_counting_the_logits_each_state_carries():
-    """llama-cpp-python counts only llama.cpp's bytes of a saved state; each also carries a copy of the logits
-    buffer (~311 MB for Qwen2.5), so an uncounted cache grew past its capacity by that much per call."""
+def test_the_prompt_cache_keeps_states_without_their_logits_within_its_capacity():
+    """Each state llama-cpp-python saves carries a copy of the logits buffer (~311 MB for Qwen2.5) that its own
+    size count leaves out and that a restored state never samples from: the cache keeps one zero row of it, and
+    counts what it keeps, so it holds many prompts and never grows past its capacity."""
     import numpy as np
     from llama_cpp import LlamaRAMCache
     from llama_cpp.llama import LlamaState
@@ -72,14 +73,49 @@ def test_the_prompt_cache_stays_within_its_capacity_counting_the_logits_each_sta
     from nl2sparql.modules.local_lm import _counted_cache
 
     def state(n: int) -> LlamaState:
-        return LlamaState(np.arange(n, dtype=np.intc), np.zeros((256, 1024), dtype=np.single), n, b"kv", 2, 0)
+        return LlamaState(np.arange(n, dtype=np.intc), np.ones((256, 1024), dtype=np.single), n, b"kv" * 1000, 2000, 0)
 
-    capacity = (3 << 20) + (1 << 19)  # room for three states of 1 MB of logits each
+    capacity = 3 * (2000 + 4096) + 2048  # room for three states of 2,000 KV bytes and one row of logits
     counted, plain = _counted_cache(LlamaRAMCache)(capacity_bytes=capacity), LlamaRAMCache(capacity_bytes=capacity)
     for n in range(1, 9):
         counted[tuple(range(n))] = state(n)
         plain[tuple(range(n))] = state(n)
     kept = list(counted.cache_state.values())
-    assert sum(s.scores.nbytes for s in kept) <= capacity and len(kept) == 3
-    assert [s.n_tokens for s in kept] == [6, 7, 8]  # the most recent prompts stay
-    assert len(plain.cache_state) == 8  # what llama-cpp-python's own count lets through
+    assert all(s.scores.shape == (1, 1024) and not s.scores.any() for s in kept)
+    assert counted.cache_size <= capacity and [s.n_tokens for s in kept] == [6, 7, 8]  # the most recent stay
+    assert len(plain.cache_state) == 8 and plain.cache_state[tuple(range(8))].scores.shape == (256, 1024)
+    # A restore fills the whole logits buffer from the kept row.
+    buffer = np.full((512, 1024), 5.0, dtype=np.single)
+    buffer[:kept[-1].n_tokens, :] = kept[-1].scores
+    assert not buffer[:8].any()
+
+
+def test_one_field_replies_are_prefilled_on_the_prompt_the_chat_path_sends(tmp_path, monkeypatch):
+    """The follow-up rewrite's reply starts after its opening marker: the prompt is the chat path's own, token for
+    token, and a request answered twice, with another in between (its state restored from the cache), reads the
+    same."""
+    from nl2sparql.modules.local_lm import LlamaCppEngine, LlamaSettings
+    from nl2sparql.modules.prefill import chat_tokens, complete_field, single_text_field
+
+    monkeypatch.setenv(MODELS_ENV, str(os.environ.get(MODELS_ENV, tmp_path)))
+    ask = ("Respond with the corresponding output fields, starting with the field `[[ ## standalone_question ## ]]`, "
+           "and then ending with the marker for `[[ ## completed ## ]]`.")
+    rewrite = [{"role": "system", "content": "Rewrite the new question so that it stands alone."},
+               {"role": "user", "content": "[[ ## history ## ]]\nQuestion: Quali verbi esprimono gioia?\n\n"
+                                           "[[ ## question ## ]]\nE quanti sono?\n\n" + ask}]
+    other = [{"role": "system", "content": "Say yes."}, {"role": "user", "content": "Is 'casa' a noun?"}]
+    assert single_text_field(rewrite) == "standalone_question" and single_text_field(other) is None
+    engine = LlamaCppEngine("qwen-0.5b", LlamaSettings(n_threads=2))
+    try:
+        llama = engine._load()
+        llama.create_chat_completion(messages=rewrite, max_tokens=1, temperature=0.0)
+        sent, tokens = llama.input_ids[:llama.n_tokens].tolist(), chat_tokens(llama, rewrite)
+        assert sent[:len(tokens)] == tokens and len(sent) - len(tokens) in (0, 1)  # (the one token it wrote)
+        first = complete_field(llama, rewrite, "standalone_question", max_tokens=24, temperature=0.0)
+        llama.create_chat_completion(messages=other, max_tokens=4, temperature=0.0)
+        again = complete_field(llama, rewrite, "standalone_question", max_tokens=24, temperature=0.0)
+        reply = first["choices"][0]["message"]["content"]
+        assert reply.startswith("[[ ## standalone_question ## ]]\n") and reply.endswith("[[ ## completed ## ]]\n")
+        assert again["choices"][0]["message"]["content"] == reply
+    finally:
+        engine.close()

@@ -20,7 +20,9 @@ def chain_examples(program, chains: list[Chain], *, answer_sparql: Callable[[str
     answered by its gold standalone question; and each turn's standalone question as a generate example."""
     if any(c.split != "train" for c in chains):
         raise DatasetError("fine-tuning examples may only come from the train chains")
-    followup = followup or FollowUp(with_sparql=getattr(getattr(program, "settings", None), "followup_sparql", True))
+    settings = getattr(program, "settings", None)
+    followup = followup or FollowUp(with_sparql=getattr(settings, "followup_sparql", True),
+                                    rows=getattr(settings, "followup_rows", 3))
     predict = followup.rewrite
     adapter = dspy.settings.adapter or dspy.ChatAdapter()
     examples = []
@@ -28,8 +30,8 @@ def chain_examples(program, chains: list[Chain], *, answer_sparql: Callable[[str
         for index, (turn, history) in enumerate(zip(chain.turns, gold_histories(chain, program.runtime.endpoint))):
             turn_id = chain.turn_id(index)
             if index and needs_history(turn.question, has_history=True):
-                inputs = {"history": describe_history(history, followup.keep_turns, followup.with_sparql),
-                          "question": turn.question}
+                shown = describe_history(history, followup.keep_turns, followup.with_sparql, followup.rows)
+                inputs = {"history": shown, "question": turn.question}
                 answer = adapter.format_assistant_message_content(predict.signature,
                                                                   {"standalone_question": turn.standalone})
                 examples.append(TrainExample(turn_id, chain.language, turn.question,
