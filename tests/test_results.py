@@ -130,3 +130,29 @@ def test_a_fine_tune_recipe_names_its_prompt_and_example_sources():
     assert results.recipe(training) == "compact prompt; 1,407 = 386 it + 378 en + 580 synth + 63 followup (667 records)"
     older = {"examples": 631, "records": 267}
     assert results.recipe(older) == "full prompt; 631 = 631 curated (267 records)"
+
+
+def test_the_followup_table_pairs_a_baseline_only_with_gold_history_on_the_same_chains_and_code():
+    def turn(i, exact, seconds, first=False):
+        kind = ["turn:first"] if first else ["turn:follow-up", "kind:count"]
+        return {"id": f"fu-1#{i}", "exact": exact, "seconds": seconds, "patterns": kind}
+
+    def run(split, created, chains, code, questions):
+        saved = _saved("v11", split, created, questions)
+        saved.data.update(dataset_hash=chains, code_fingerprint=code)
+        return saved
+
+    small_gold = run("followup-test", "2026-01-01", "small", "aaaa1111", [turn(0, True, 4.0, True), turn(1, True, 8.0)])
+    gold = run("followup-test", "2026-02-01", "big", "bbbb2222",
+               [turn(0, True, 4.0, True), turn(1, True, 6.0), turn(2, True, 6.0)])
+    stale = run("followup-test:alone", "2026-01-15", "big", "bbbb2222", [turn(1, True, 3.0), turn(2, True, 3.0)])
+    alone = run("followup-test:alone", "2026-02-02", "big", "bbbb2222",
+                [turn(0, True, 4.0, True), turn(1, False, 3.0), turn(2, False, 3.0)])
+    other_code = run("followup-test:concat", "2026-02-03", "big", "cccc3333", [turn(1, False, 5.0)])
+    table = results.followup_table([small_gold, gold, stale, alone, other_code])
+    rows = [line for line in table.splitlines() if line.startswith("| v11 ")]
+    assert len(rows) == 4  # the older alone run on the same chains gives way to the newer
+    assert "| 1/1 = 1.000 | 4.0 | 8.0 | 2.00 | `aaaa1111` | – |" in rows[0]  # the earlier, smaller set of chains
+    assert "| 2/2 = 1.000 | 4.0 | 6.0 | 1.50 | `bbbb2222` | – |" in rows[1]
+    assert rows[2].endswith("| 2 / 0, p 0.500 |")  # paired with the gold run on its own chains and code
+    assert rows[3].endswith("| – |")  # no gold-history run of that code
