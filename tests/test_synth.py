@@ -233,7 +233,8 @@ def test_every_word_class_filter_agrees_with_the_test_that_picks_it(endpoint):
 
     from nl2sparql.data.synth.rules import load_rules
 
-    head = ("PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\nPREFIX lila: <http://lila-erc.eu/ontologies/lila/>\n"
+    head = ("PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\n"
+            "PREFIX lila: <http://lila-erc.eu/ontologies/lila/>\n"
             "SELECT DISTINCT ?italianWord WHERE { GRAPH <http://liita.it/data> { ?lemma a lila:Lemma ; "
             "lila:hasPOS lila:%s ; ontolex:writtenRep ?italianWord } %s }")
     matched = 0
@@ -244,6 +245,7 @@ def test_every_word_class_filter_agrees_with_the_test_that_picks_it(endpoint):
         kept = [row[0].value for row in endpoint.execute(query).rows]
         assert all(re.search(word_class["match"], w) for w in kept), word_class["match"]
         others = head % (word_class["pos"], sparql.replace("FILTER(", "FILTER(!", 1))
-        assert not [row[0].value for row in endpoint.execute(others).rows if re.search(word_class["match"], row[0].value)]
+        rows = endpoint.execute(others).rows
+        assert not [row[0].value for row in rows if re.search(word_class["match"], row[0].value)]
         matched += len(kept)
     assert matched > 0

@@ -17,7 +17,7 @@ from nl2sparql.data.synth.rules import RESOURCE_SLOTS, Candidate, Rules
 from nl2sparql.data.synth.text import fill, indent, number_it, sentence, with_prefixes
 
 ORDER = ("elita", "sentix", "sicilian", "parmigiano", "complit")
-CLASS_SHARE = 0.35  # of the filtered sets with a part of speech, those asked about a word class when the word has one
+CLASS_SHARE = 0.6  # of the filtered sets with a part of speech, those asked about a word class when the word has one
 LIST_FORMS = {"list", "some", "absent", "absent_minus", "optional", "top_polarity"}
 
 
@@ -94,7 +94,9 @@ def _choose_modes(chosen: _Set, form_name: str, rng: random.Random) -> None:
 
 def _wants_filter(chosen: _Set, form: dict, rng: random.Random) -> bool:
     no_preds = not any(mode in ("has", "fixed", "above") for mode in chosen.modes.values())
-    return not chosen.resources or (form.get("needs_preds") and no_preds) or rng.random() < 0.4
+    # A set with a part of speech is filtered more often: its filter may be a word class (_choose_class).
+    share = 0.55 if chosen.pos else 0.4
+    return not chosen.resources or (form.get("needs_preds") and no_preds) or rng.random() < share
 
 
 def _choose_filter(rules: Rules, pools: Pools, chosen: _Set, rng: random.Random, *, corrupt: bool, cache: dict) -> None:
