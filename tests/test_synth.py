@@ -17,7 +17,7 @@ from nl2sparql.data.synth.engine import synthesize
 from nl2sparql.data.synth.keep import Keeper, result_fingerprint
 from nl2sparql.data.synth.pools import open_pools
 from nl2sparql.data.synth.rules import Candidate
-from nl2sparql.data.synth.text import keeps_slots
+from nl2sparql.data.synth.text import fill, keeps_slots
 from nl2sparql.kb.guard import check
 from nl2sparql.kb.lint import lint
 from nl2sparql.kb.results import QueryResult, Term
@@ -239,7 +239,7 @@ def test_every_word_class_filter_agrees_with_the_test_that_picks_it(endpoint):
             "lila:hasPOS lila:%s ; ontolex:writtenRep ?italianWord } %s }")
     matched = 0
     for word_class in load_rules().filters["class"]["classes"]:
-        sparql = word_class["sparql"].replace("$$", "$")
+        sparql = fill(word_class["sparql"], {})
         query = head % (word_class["pos"], sparql)
         assert lint(query) == [] and check(query).form == "SELECT", word_class["match"]
         kept = [row[0].value for row in endpoint.execute(query).rows]

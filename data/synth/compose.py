@@ -136,7 +136,7 @@ def _choose_class(rules: Rules, chosen: _Set, word: str, rng: random.Random) -> 
     word_class = rng.choice(classes)
     chosen.filter_kind = "class"
     chosen.head = rng.choice(word_class["heads"])
-    chosen.slots["class_filter"] = word_class["sparql"].replace("$$", "$")
+    chosen.slots["class_filter"] = fill(word_class["sparql"], {})  # the rules' template escaping: $$ is $
     chosen.keep.append(word_class["keep"])
     return True
 
