@@ -1,7 +1,10 @@
 """Where a follow-up turn's seconds go, against a first turn's: every LM call timed by llama.cpp's own counters.
 
-    NL2SPARQL_ARTIFACTS=bench/eval-runs python bench/followup_latency.py --version v11 --split followup-dev
-    python bench/followup_latency.py --show followup-dev-v11          # print a saved run again
+    python bench/followup_latency.py --version v11 --split followup-dev   # the artifact root as `eval run` uses it
+    python bench/followup_latency.py --show followup-dev-v11              # print a saved run again
+
+The version is looked up in the artifact root, as by `eval run`: for the versions under bench/eval-runs, point
+the root there, as the README's eval commands do.
 
 Each turn of the split's chains is answered with the gold history (as `eval run --split followup-…` does), by
 the version's own LM and settings. Per turn: seconds, first turn or follow-up. Per LM call: its step (`rewrite`:
