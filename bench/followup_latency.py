@@ -79,11 +79,12 @@ def run(args) -> dict:
 
 
 def spread(values: list[float]) -> str:
+    """p50 / p90 / max, as the eval reports compute them."""
+    from nl2sparql.eval.scoring.scored import percentile
+
     if not values:
         return "–"
-    ordered = sorted(values)
-    p90 = ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
-    return f"{statistics.median(ordered):.2f} / {p90:.2f} / {ordered[-1]:.2f}"
+    return f"{statistics.median(values):.2f} / {percentile(values, 0.9):.2f} / {max(values):.2f}"
 
 
 def show(result: dict) -> None:
@@ -103,18 +104,18 @@ def show(result: dict) -> None:
             for key in ("seconds", *COUNTERS):
                 cells.append(spread([sum(c[key] for c in group) for group in per_turn]))
         print("| " + " | ".join(cells) + " |")
-    if result["turns"]:
-        first = [t["seconds"] for t in result["turns"] if not t["follow_up"]]
-        follow = [t["seconds"] for t in result["turns"] if t["follow_up"]]
-        if first and follow:
-            print(f"p50 follow-up / p50 first turn: {statistics.median(follow) / statistics.median(first):.2f}×")
+    first = [t["seconds"] for t in result["turns"] if not t["follow_up"]]
+    follow = [t["seconds"] for t in result["turns"] if t["follow_up"]]
+    if first and follow:
+        print(f"p50 follow-up / p50 first turn: {statistics.median(follow) / statistics.median(first):.2f}×")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", default="latest")
     parser.add_argument("--split", default="followup-dev", help="followup-train, followup-dev or followup-test")
-    parser.add_argument("--lm", default=None, help="base model string (default: the version's own)")
+    parser.add_argument("--lm", default=None, help="model string for a version without an adapter (default: the project's default LM); "
+                        "a fine-tuned version runs its own base model and adapter")
     parser.add_argument("--limit", type=int, default=0, help="the first N turns only (0: all)")
     parser.add_argument("--label", default="", help="saved as bench/latency-runs/LABEL.json (default: split-version)")
     parser.add_argument("--show", metavar="LABEL", help="print a saved run and stop")
