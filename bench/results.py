@@ -8,7 +8,8 @@ from the eval reports (bench/eval-runs/**/reports/*.json), the fine-tuned versio
 (bench/eval-runs/v*/manifest.json), the latency runs (bench/latency-runs/*.json) and the scope runs:
 
     {{reports:SPLIT}}   one row per report on SPLIT (test, generalization, dev: dev[:34] counts as dev)
-    {{pairs:SPLIT}}     each report against static-rag (or the first) on the same questions, and the comparisons
+    {{pairs:SPLIT}}     each report against static-rag made by the same code (else the newest static-rag, marked †;
+                        the first report where no static-rag ran) on the same questions, and the comparisons
     {{finetuned}}       one row per version with an adapter in its manifest
     {{latency}}         one row per latency run
     {{scope}}           one row per run of the relevance step (bench/scope-runs/*.json)
@@ -147,12 +148,18 @@ def pair_row(baseline: dict, other: dict) -> list[str]:
             "< 0.001" if p < 0.001 else f"{p:.3f}", f"{delta:+.3f}", f"{low:+.3f} … {high:+.3f}"]
 
 
+def pair_baseline(report: dict, baselines: list[dict]) -> dict | None:
+    """The baseline a report is paired with: the one made by the same code, else the newest (the pair gets a †)."""
+    same_code = [b for b in baselines if b.get("code_fingerprint") == report.get("code_fingerprint")]
+    return max(same_code or baselines, key=lambda data: data.get("created_at", ""), default=None)
+
+
 def pairs_table(reports: list[Saved], split: str, bench: Path) -> str:
     rows = []
     for exact_split in dict.fromkeys(s.split for s in reports if base_split(s.split) == split):
         same = [s.data for s in reports if s.split == exact_split]
-        baseline = next((r for r in same if r["version"] == "static-rag"), same[0])
-        rows += [pair_row(baseline, r) for r in same if r is not baseline]
+        static = [r for r in same if r["version"] == "static-rag"] or same[:1]
+        rows += [pair_row(pair_baseline(r, static), r) for r in same if not any(r is b for b in static)]
     if not rows:
         raise ValueError(f"no two reports on the same questions of split {split!r}")
     header = ["version", "LM", "against", "questions", "won", "lost", "exact McNemar p", "F1 Δ", "F1 Δ 95% CI"]

@@ -70,6 +70,14 @@ def test_paired_row_counts_an_ask_twin_right_only_with_its_twin_and_marks_other_
     assert results.pair_row(baseline, other)[:6] == ["v9 †", "`m`", "static-rag", "2", "2", "0"]
 
 
+def test_a_report_is_paired_with_the_baseline_of_its_own_code_else_the_newest():
+    old = {"version": "static-rag", "code_fingerprint": "aaa", "created_at": "2026-10-01"}
+    new = {"version": "static-rag", "code_fingerprint": "bbb", "created_at": "2026-11-20"}
+    assert results.pair_baseline({"version": "v4", "code_fingerprint": "aaa"}, [old, new]) is old
+    assert results.pair_baseline({"version": "v4", "code_fingerprint": "bbb"}, [old, new]) is new
+    assert results.pair_baseline({"version": "v9", "code_fingerprint": "ccc"}, [old, new]) is new
+
+
 def test_an_unknown_placeholder_is_named(tmp_path):
     (tmp_path / "RESULTS.in.md").write_text("{{reportz:test}}\n", encoding="utf-8")
     with pytest.raises(ValueError, match="reportz:test"):
