@@ -1,10 +1,10 @@
 """A one-field text answer, started for the model: the field's opening marker is put at the start of the reply and
-generation stops where the next marker would begin.
+generation stops at the end of the field's line.
 
 A request for one plain-text output field (the follow-up step's rewrite, a paraphrase) is answered by DSPy's
 ChatAdapter format: `[[ ## field ## ]]`, the text, `[[ ## completed ## ]]`. About 20 of the ~35 tokens a rewrite
 generates are those two markers, one token at a time. Here the opening marker is part of the prompt (one batched
-evaluation), the reply stops at the blank line before the closing marker, and both markers are put back around
+evaluation), the reply stops at the end of its line, before the closing marker, and both markers are put back around
 the text, so the adapter parses the same reply. The chat template is the model's own (from the GGUF's metadata).
 
 DSPy's closing request ("Respond with the corresponding output fields, …") is left out of the prompt: the reply
@@ -20,7 +20,9 @@ from typing import Any
 # DSPy's closing request when exactly one output field is asked for (with two or more it lists the others first).
 _ONE_FIELD = re.compile(r"Respond with the corresponding output fields?, starting with the field `\[\[ ## (\w+) ## \]\]`, "
                         r"and then ending with the marker for `\[\[ ## completed ## \]\]`\.\s*$")
-STOP = ["\n\n[[ ##", "\n[[ ##"]
+# The field is one line (a question): the reply ends at its first line break, one token after the text, where
+# waiting for the closing marker cost three more decode steps.
+STOP = ["\n"]
 
 
 def single_text_field(messages: list[dict]) -> str | None:
