@@ -10,8 +10,8 @@ Each turn of the split's chains is answered with the gold history (as `eval run 
 the version's own LM and settings. Per turn: seconds, first turn or follow-up. Per LM call: its step (`rewrite`:
 the follow-up step; `sparql`: generate or repair; `other`), seconds, prompt tokens evaluated (those the prompt
 cache did not hold) with their milliseconds, and tokens generated with theirs. The table gives p50 / p90 / max
-for each. The run is saved as bench/latency-runs/<label>.json. Run it with nothing else on the machine: the
-figures are seconds.
+for each. The run is saved as bench/followup-latency-runs/<label>.json, with the code fingerprint. Run it with
+nothing else on the machine: the figures are seconds.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import statistics
 import time
 from pathlib import Path
 
-RUNS = Path(__file__).resolve().parent / "latency-runs"
+RUNS = Path(__file__).resolve().parent / "followup-latency-runs"  # not latency-runs: bench/results.py tables those
 COUNTERS = ("prompt_eval_tokens", "prompt_eval_ms", "generated_tokens", "generation_ms")
 
 
@@ -58,6 +58,7 @@ def run(args) -> dict:
 
     from nl2sparql.artifacts.load import load
     from nl2sparql.eval.followup import ChainProgram, followup_examples
+    from nl2sparql.eval.journal import code_fingerprint
     from nl2sparql.modules.lm import resolve_lm
 
     # As `eval run` does: no DSPy cache, so that every call is run and timed.
@@ -75,7 +76,7 @@ def run(args) -> dict:
         turns.append({"id": example.record_id, "follow_up": example.turn_index > 0,
                       "seconds": round(time.perf_counter() - started, 3), "calls": calls[start:]})
     return {"label": args.label or f"{args.split}-{args.version}", "version": args.version, "split": args.split,
-            "limit": args.limit, "turns": turns}
+            "limit": args.limit, "code_fingerprint": code_fingerprint(), "turns": turns}
 
 
 def spread(values: list[float]) -> str:
@@ -88,7 +89,8 @@ def spread(values: list[float]) -> str:
 
 
 def show(result: dict) -> None:
-    print(f"{result['label']}: version {result['version']}, {result['split']}, {len(result['turns'])} turns "
+    code = f", code {result['code_fingerprint'][:8]}" if result.get("code_fingerprint") else ""
+    print(f"{result['label']}: version {result['version']}, {result['split']}, {len(result['turns'])} turns{code} "
           f"(p50 / p90 / max)")
     print("| turns | n | seconds | " + " | ".join(f"{step} {what}" for step in ("rewrite", "sparql")
                                                 for what in ("s", "prompt tok", "prompt ms", "gen tok", "gen ms"))
@@ -117,7 +119,8 @@ def main() -> None:
     parser.add_argument("--lm", default=None, help="model string for a version without an adapter (default: the project's default LM); "
                         "a fine-tuned version runs its own base model and adapter")
     parser.add_argument("--limit", type=int, default=0, help="the first N turns only (0: all)")
-    parser.add_argument("--label", default="", help="saved as bench/latency-runs/LABEL.json (default: split-version)")
+    parser.add_argument("--label", default="",
+                        help="saved as bench/followup-latency-runs/LABEL.json (default: split-version)")
     parser.add_argument("--show", metavar="LABEL", help="print a saved run and stop")
     args = parser.parse_args()
     if args.show:

@@ -19,6 +19,7 @@ from typing import Any
 
 from nl2sparql.files import atomic_open, write_text_atomic
 from nl2sparql.errors import LMConfigError
+from nl2sparql.modules.llama_state import use_lean_state
 from nl2sparql.modules.prefill import complete_field, single_text_field
 
 
@@ -273,6 +274,7 @@ class LlamaCppEngine:
                           verbose=False)
         # Keeps the KV state of recent prompts: analyze, generate and repair prompts share long prefixes.
         llama.set_cache(_counted_cache(LlamaRAMCache)(capacity_bytes=self.settings.prompt_cache_bytes))
+        use_lean_state(llama)  # without copying the unused logits buffer (modules/llama_state.py)
         self._llama = llama
         self.load_seconds = time.perf_counter() - started
         return llama

@@ -358,6 +358,7 @@ def test_train_follow_up_chains_give_rewrite_and_generate_examples_and_no_other_
     last = rewrites[-1]
     assert chain.turns[-1].question in last.messages[-1]["content"]
     assert chain.turns[-2].standalone in last.messages[-1]["content"]  # the gold history
+    assert "Respond with the corresponding output" not in last.messages[-1]["content"]  # as the engine sends it
     assert chain.turns[-1].standalone in last.answer and "[[ ## standalone_question ## ]]" in last.answer
     assert any(chain.turns[-1].standalone in e.messages[-1]["content"] and "[[ ## sparql ## ]]" in e.answer
                for e in examples if e.source == "gold")

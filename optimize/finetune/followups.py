@@ -9,6 +9,7 @@ import dspy
 from nl2sparql.data.chains import Chain
 from nl2sparql.errors import DatasetError
 from nl2sparql.modules.followup import FollowUp, describe_history, gold_histories, needs_history
+from nl2sparql.modules.prefill import without_request
 from nl2sparql.optimize.finetune.examples import TrainExample
 
 SOURCE = "followup"  # the rewrite examples, counted apart from the gold generate examples in the manifest
@@ -16,8 +17,8 @@ SOURCE = "followup"  # the rewrite examples, counted apart from the gold generat
 
 def chain_examples(program, chains: list[Chain], *, answer_sparql: Callable[[str], str] | None = None,
                    followup: FollowUp | None = None) -> list[TrainExample]:
-    """The rewrite prompt of each follow-up the step would send to the LM (a cue-less one never reaches it),
-    answered by its gold standalone question; and each turn's standalone question as a generate example."""
+    """The rewrite prompt of each follow-up as the local engine sends it (a cue-less one never reaches it; DSPy's
+    closing request left out, as `modules/prefill.py` leaves it out), answered by its gold standalone question; and each turn's standalone question as a generate example."""
     if any(c.split != "train" for c in chains):
         raise DatasetError("fine-tuning examples may only come from the train chains")
     settings = getattr(program, "settings", None)
@@ -35,7 +36,8 @@ def chain_examples(program, chains: list[Chain], *, answer_sparql: Callable[[str
                 answer = adapter.format_assistant_message_content(predict.signature,
                                                                   {"standalone_question": turn.standalone})
                 examples.append(TrainExample(turn_id, chain.language, turn.question,
-                                             tuple(adapter.format(predict.signature, predict.demos, inputs)), answer,
+                                             tuple(without_request(adapter.format(predict.signature, predict.demos,
+                                                                                  inputs))), answer,
                                              source=SOURCE))
             sparql = answer_sparql(turn.sparql) if answer_sparql else turn.sparql.strip()
             examples.append(TrainExample(turn_id, chain.language, turn.standalone,
