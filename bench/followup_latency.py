@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import time
 from pathlib import Path
 
@@ -85,7 +84,7 @@ def spread(values: list[float]) -> str:
 
     if not values:
         return "–"
-    return f"{statistics.median(values):.2f} / {percentile(values, 0.9):.2f} / {max(values):.2f}"
+    return f"{percentile(values, 0.5):.2f} / {percentile(values, 0.9):.2f} / {max(values):.2f}"
 
 
 def show(result: dict) -> None:
@@ -109,7 +108,9 @@ def show(result: dict) -> None:
     first = [t["seconds"] for t in result["turns"] if not t["follow_up"]]
     follow = [t["seconds"] for t in result["turns"] if t["follow_up"]]
     if first and follow:
-        print(f"p50 follow-up / p50 first turn: {statistics.median(follow) / statistics.median(first):.2f}×")
+        from nl2sparql.eval.scoring.scored import percentile
+
+        print(f"p50 follow-up / p50 first turn: {percentile(follow, 0.5) / percentile(first, 0.5):.2f}×")
 
 
 def main() -> None:

@@ -15,12 +15,13 @@ import time
 
 
 def timed(action, repeats: int) -> list[float]:
-    seconds = []
+    """Milliseconds of each of `repeats` calls of `action`."""
+    millis = []
     for _ in range(repeats):
         started = time.perf_counter()
         action()
-        seconds.append((time.perf_counter() - started) * 1000)
-    return seconds
+        millis.append((time.perf_counter() - started) * 1000)
+    return millis
 
 
 def main() -> None:

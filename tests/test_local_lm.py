@@ -121,7 +121,8 @@ def test_one_field_replies_are_prefilled_on_the_prompt_the_chat_path_sends(tmp_p
         assert text and "\n" not in text  # one line, cut at its line break
         # The restore above came from a state saved without the logits buffer (modules/llama_state.py).
         from nl2sparql.modules import llama_state
-        assert llama.save_state.__func__ is llama_state.save_state and llama.load_state.__func__ is llama_state.load_state
+        assert llama.save_state.__func__ is llama_state.save_state
+        assert llama.load_state.__func__ is llama_state.load_state
         assert llama.cache.cache_state and all(state.scores.shape[0] == 1 for state in llama.cache.cache_state.values())
     finally:
         engine.close()

@@ -18,7 +18,8 @@ SOURCE = "followup"  # the rewrite examples, counted apart from the gold generat
 def chain_examples(program, chains: list[Chain], *, answer_sparql: Callable[[str], str] | None = None,
                    followup: FollowUp | None = None) -> list[TrainExample]:
     """The rewrite prompt of each follow-up as the local engine sends it (a cue-less one never reaches it; DSPy's
-    closing request left out, as `modules/prefill.py` leaves it out), answered by its gold standalone question; and each turn's standalone question as a generate example."""
+    closing request left out, as `modules/prefill.py` leaves it out), answered by its gold standalone question;
+    and each turn's standalone question as a generate example."""
     if any(c.split != "train" for c in chains):
         raise DatasetError("fine-tuning examples may only come from the train chains")
     settings = getattr(program, "settings", None)
