@@ -19,6 +19,7 @@ from nl2sparql.data.synth.text import fill, indent, number_it, sentence, with_pr
 ORDER = ("elita", "sentix", "sicilian", "parmigiano", "complit")
 CLASS_SHARE = 0.6  # of the filtered sets with a part of speech, those asked about a word class when the word has one
 LIST_FORMS = {"list", "some", "absent", "absent_minus", "optional", "top_polarity"}
+PER_WORD_FORMS = ("per_word_avg", "per_word_top")
 
 
 @dataclass
@@ -33,6 +34,8 @@ class _Set:
     keep: list[str] = field(default_factory=list)
     filter_kind: str | None = None
     head: dict | None = None  # a word class's head ("verbi riflessivi"), in place of the part of speech's
+    counted: str | None = None  # the resource a per-word count counts (its translations, emotions, senses)
+    shown: set[str] = field(default_factory=set)  # resources a list shows as columns without naming them "with"
 
 
 def compose_set(rules: Rules, pools: Pools, rng: random.Random, cache: dict) -> Candidate | None:
@@ -46,6 +49,9 @@ def compose_set(rules: Rules, pools: Pools, rng: random.Random, cache: dict) -> 
     form_name = rng.choice(_forms_for(rules, chosen, rng))
     form = rules.forms[form_name]
     _choose_modes(chosen, form_name, rng)
+    if form_name in LIST_FORMS:
+        chosen.shown = {r for r, mode in chosen.modes.items()
+                        if mode in ("has", "fixed", "above") and rules.resources[r].get("shown_in_lists")}
     corrupt = form_name == "ask" and rng.random() < 0.5
     if corrupt or _wants_filter(chosen, form, rng):
         _choose_filter(rules, pools, chosen, rng, corrupt=corrupt, cache=cache)
@@ -66,6 +72,11 @@ def _forms_for(rules: Rules, chosen: _Set, rng: random.Random) -> list[str]:
     names += ["group", "having"]
     if not chosen.resources:
         names += ["count_all"]
+    names += ["length_stat", "group_length"]
+    countable = [r for r in chosen.resources if "per_word" in rules.resources[r]]
+    if countable:
+        chosen.counted = rng.choice(countable)
+        names += list(PER_WORD_FORMS)
     return names
 
 
@@ -80,15 +91,18 @@ def _choose_modes(chosen: _Set, form_name: str, rng: random.Random) -> None:
         mode = rng.choice(options)
         if mode == "column" and resource == "sentix" and form_name == "top_polarity":
             mode = "has"  # the form already selects and names the polarity value
-        grouped = form_name in ("group", "having")
+        grouped = form_name in ("group", "having", "group_length")
         if grouped and chosen.group_key == "emotionLabel" and resource == "elita":
             mode = "key"
         if grouped and chosen.group_key == "polarity" and resource == "sentix":
             mode = "has"
+        if form_name in PER_WORD_FORMS and resource == chosen.counted:
+            mode = "counted"  # named by the count ("quante traduzioni siciliane"), not as a predicate
         chosen.modes[resource] = mode
     pos_options = sorted(chosen.witness.pos & set(CORE_POS))
     fix_pos = rng.random() < (0.8 if not chosen.resources else 0.5)
-    if pos_options and fix_pos and not (form_name in ("group", "having") and chosen.group_key == "pos"):
+    grouped_by_pos = form_name in ("group", "having", "group_length") and chosen.group_key == "pos"
+    if pos_options and fix_pos and not grouped_by_pos:
         chosen.pos = rng.choice(pos_options)
 
 
@@ -150,6 +164,8 @@ def _block(rules: Rules, chosen: _Set, resource: str, mode: str, rng: random.Ran
     spec = rules.resources[resource]
     key = {"column": "column_block", "key": "column_block", "fixed": "fixed_block",
            "above": "above_block"}.get(mode, "block")
+    if mode == "has" and resource in chosen.shown:
+        key = "column_block"
     slots = dict(chosen.slots, entry=spec.get("entry") and _entry_name(rules, chosen, resource))
     return fill(spec[key], slots).split("\n")
 
@@ -192,7 +208,7 @@ def _threshold(chosen: _Set) -> None:
 def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: list[str],
                rng: random.Random) -> Candidate:
     slots, words = dict(chosen.slots), _Words(rules, chosen, rng)
-    columns = [rules.resources[r]["column"] for r, m in chosen.modes.items() if m == "column"]
+    columns = [rules.resources[r]["column"] for r, m in chosen.modes.items() if m == "column" or r in chosen.shown]
     extra_lines: list[str] = []
     if form.get("negate"):
         extra_lines = [form["negate"] + " {", *indent(_block(rules, chosen, chosen.extra, "has")), "}"]
@@ -210,6 +226,15 @@ def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: lis
         agg = rng.choice(sorted(rules.stats))
         slots.update(agg=agg, agg_var=rules.stats[agg][0], agg_it=rules.stats[agg][1], agg_en=rules.stats[agg][2])
         aggregates = [rules.stats[agg][0]]
+    if form_name in ("length_stat", "group_length"):
+        agg = rng.choice(sorted(rules.length_stats))
+        var, agg_it, agg_en = rules.length_stats[agg]
+        slots.update(agg=agg, agg_var=var, agg_it=agg_it, agg_en=agg_en)
+        aggregates = [var]
+    if form_name in PER_WORD_FORMS:
+        counted = rules.resources[chosen.counted]["per_word"]
+        slots.update(counted=counted["var"], count_var=counted["count_var"], avg_var=counted["avg_var"],
+                     count_it=counted["it"], count_en=counted["en"])
     if "${k}" in json.dumps(form):
         slots["k"] = rng.choice({"having": [1, 2, 3, 5, 10, 20]}.get(form_name, [3, 5, 10]))
         words.keep.append(str(slots["k"]))
@@ -219,13 +244,20 @@ def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: lis
     head = fill(form["select"], slots)
     where = ("ASK {" if form["form"] == "ASK" else head + " WHERE {")
     modifiers = [fill(form["modifiers"], slots)] if form.get("modifiers") else []
-    query = "\n".join([where, *indent(body + extra_lines), "}", *modifiers])
+    if form.get("inner"):  # a per-word count inside, its statistic outside
+        inner = [fill(form["inner"], slots) + " WHERE {", *indent(body + extra_lines), "}",
+                 fill(form["inner_modifiers"], slots)]
+        query = "\n".join([where, *indent(["{", *indent(inner), "}"]), "}", *modifiers])
+    else:
+        query = "\n".join([where, *indent(body + extra_lines), "}", *modifiers])
     grouped = form.get("grouped")
     ranked = ["polarityValue"] if form_name == "top_polarity" else []
     answer = [chosen.group_key] if grouped else ([] if aggregates or form["form"] == "ASK" else
                                                   ["italianWord", *ranked, *columns])
     if form_name == "longest":
         answer.append("length")
+    if form_name == "per_word_top":
+        answer.append(slots["count_var"])
     patterns = _patterns(rules, chosen, form_name, form)
     return Candidate(
         shape=f"set:{form_name}", operator=form["operator"], form=form["form"],
@@ -244,7 +276,7 @@ def _patterns(rules: Rules, chosen: _Set, form_name: str, form: dict) -> tuple[s
         found.add("pos_filter")
     if chosen.filter_kind:
         found.add("morphology_regex")
-    ranked = form_name in ("polarity_stat", "longest", "top_polarity", "some")
+    ranked = form_name in ("polarity_stat", "longest", "top_polarity", "some", "per_word_top")
     if form.get("aggregates") or form.get("grouped") or ranked:
         found.add("counting_grouping")
     if form["form"] == "ASK":
@@ -276,7 +308,7 @@ class _Words:
             if mode == "column":
                 self.it_with.append(rng.choice(spec["with_it"]))
                 self.en_with.append(rng.choice(spec["with_en"]))
-            elif mode != "key":
+            elif mode not in ("key", "counted"):
                 kind = {"has": "has", "fixed": "fixed", "above": "above"}[mode]
                 it = fill(rng.choice(spec[f"{kind}_it"]), dict(values, threshold=values.get("threshold_it", "")))
                 self.it_preds.append(it)

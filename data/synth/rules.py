@@ -24,6 +24,7 @@ class Rules:
     forms: dict
     group_keys: dict
     stats: dict
+    length_stats: dict
     lookups: dict
     relation_joins: dict
     asks: dict
