@@ -18,13 +18,14 @@ from typing import Sequence
 
 import dspy
 from nl2sparql.files import write_text_atomic
-from nl2sparql.modules.followup import FollowUp, TurnSummary
+from nl2sparql.modules.followup import FollowUp, TurnSummary, needs_history
 
 
 class FollowUpProgram(dspy.Module):
     """The follow-up step in front of a program: the question is made standalone against `history`, then
-    answered by the program unchanged. The prediction adds `standalone_question` and `built_on` (the index of
-    the turn it built on, or None)."""
+    answered by the program unchanged; or, with `ProgramSettings.followup_mode = "chat"`, the program's generate
+    step reads the earlier turns itself (one LM call, the question kept as asked). The prediction adds
+    `standalone_question` and `built_on` (the index of the turn it built on, or None)."""
 
     def __init__(self, program, followup: FollowUp | None = None):
         super().__init__()
@@ -34,6 +35,10 @@ class FollowUpProgram(dspy.Module):
                                              rows=getattr(settings, "followup_rows", 3))
         if self.followup.rewrite.lm is None and hasattr(program, "generate"):
             self.followup.rewrite.lm = program.generate.predict.lm  # the program's LM unless given its own
+
+    @property
+    def mode(self) -> str:
+        return getattr(getattr(self.program, "settings", None), "followup_mode", "rewrite")
 
     @property
     def runtime(self):
@@ -51,6 +56,13 @@ class FollowUpProgram(dspy.Module):
         from dspy.utils.usage_tracker import UsageTracker
 
         started = time.perf_counter()
+        if self.mode == "chat" and needs_history(question.strip(), bool(history)):
+            shown = list(history)[-self.followup.keep_turns:]
+            chat = self.program.chat_history([(t.question, t.sparql) for t in shown])
+            prediction = self.program(question=question, exclude_ids=exclude_ids, history=chat)
+            prediction.standalone_question, prediction.built_on = prediction.question, len(history) - 1
+            prediction.seconds = time.perf_counter() - started
+            return prediction
         tracker = UsageTracker()
         with dspy.context(usage_tracker=tracker):
             step = self.followup(question=question, history=tuple(history))

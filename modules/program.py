@@ -6,7 +6,7 @@ import functools
 import re
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 import dspy
 from nl2sparql.modules.answer import answer_for
@@ -22,6 +22,7 @@ from nl2sparql.retrieval.constraints import format_constraints, select_constrain
 from nl2sparql.retrieval.language import guess_language
 from nl2sparql.retrieval.ontology import format_terms
 from nl2sparql.retrieval.patterns import PatternAnalysis
+from nl2sparql.signatures import GenerateSparqlInConversation
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,10 @@ class ProgramSettings:
     followup_sparql: bool = True
     # How many first rows of each earlier answer the rewrite sees (its row count and columns are always there).
     followup_rows: int = 3
+    # How a follow-up is answered (modules/conversation.py): "rewrite", made a standalone question first (a second
+    # LM call); "chat", the generate step reads the earlier turns as chat turns itself (one call; for a version
+    # fine-tuned on such turns).
+    followup_mode: str = "rewrite"
 
 
 class NL2SPARQL(dspy.Module):
@@ -101,8 +106,9 @@ class NL2SPARQL(dspy.Module):
         self.runtime.close()
 
     def forward(self, question: str, exclude_ids: tuple[str, ...] | frozenset = (),
-                progress: Callable[[str], None] | None = None) -> dspy.Prediction:
-        """`progress`, when given, hears the name of each step as it starts (analyze, generate, run, repair)."""
+                progress: Callable[[str], None] | None = None, history: dspy.History | None = None) -> dspy.Prediction:
+        """`progress`, when given, hears the name of each step as it starts (analyze, generate, run, repair).
+        `history` (see `chat_history`): a follow-up answered inside its conversation, not judged for scope alone."""
         from dspy.utils.usage_tracker import UsageTracker
 
         question = check_question(question)
@@ -111,7 +117,7 @@ class NL2SPARQL(dspy.Module):
         tracker = UsageTracker()
         with dspy.context(usage_tracker=tracker):
             scope = None
-            if self.settings.check_scope:
+            if self.settings.check_scope and history is None:
                 clock.step("scope")
                 scope = self.scope(question=question)
             if scope is not None and not scope.in_scope:
@@ -119,8 +125,11 @@ class NL2SPARQL(dspy.Module):
                                             time.perf_counter() - started)
             clock.step("analyze")
             analysis, grounding, context = self._prepare(question, exclude_ids)
-            written = self.write(question=question, inputs=_generate_inputs(question, analysis, context),
-                                 context=context, settings=self.settings, clock=clock)
+            inputs = _generate_inputs(question, analysis, context)
+            if history is not None:
+                inputs["history"] = history
+            written = self.write(question=question, inputs=inputs, context=context, settings=self.settings,
+                                 clock=clock)
         attempts, best = written.attempts, written.best
         readable = answer_for(best.result, question, self.runtime.endpoint)
         return dspy.Prediction(
@@ -140,12 +149,26 @@ class NL2SPARQL(dspy.Module):
         """A program saved before the relevance step existed keeps the step's fresh predictor."""
         return super().load_state({"scope.predict": self.scope.predict.dump_state(), **state}, **options)
 
-    def generate_messages(self, question: str, exclude_ids: tuple[str, ...] | frozenset = ()) -> list[dict]:
-        """The chat messages the generate step sends for `question` (what a fine-tuned model learns from)."""
+    def generate_messages(self, question: str, exclude_ids: tuple[str, ...] | frozenset = (),
+                          history: dspy.History | None = None) -> list[dict]:
+        """The chat messages the generate step sends for `question`, after `history` when given (what a fine-tuned
+        model learns from)."""
         analysis, _, context = self._prepare(question, exclude_ids)
         predict = self.generate.predict
         adapter = generate_adapter(self.settings)
-        return adapter.format(predict.signature, predict.demos, _generate_inputs(question, analysis, context))
+        inputs = _generate_inputs(question, analysis, context)
+        if history is None:
+            return adapter.format(predict.signature, predict.demos, inputs)
+        return adapter.format(GenerateSparqlInConversation, predict.demos, {**inputs, "history": history})
+
+    def chat_history(self, turns: Sequence[tuple[str, str]]) -> dspy.History:
+        """Earlier turns, (question as asked, its query) oldest first, as the generate step's chat history: each
+        question with the inputs generate was given for it, each query as the model writes it."""
+        messages = []
+        for question, sparql in turns:
+            analysis, _, context = self._prepare(question, ())
+            messages.append({**_generate_inputs(question, analysis, context), "sparql": self._demo_sparql(sparql)})
+        return dspy.History(messages=messages)
 
     def generate_answer(self, sparql: str) -> str:
         """The generate step's answer text for a query, in the adapter's format (a fine-tuning target)."""

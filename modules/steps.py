@@ -7,7 +7,7 @@ import dspy
 from nl2sparql.data.dataset import PATTERNS
 from nl2sparql.modules.fixes import extract_query
 from nl2sparql.retrieval.patterns import PatternAnalysis, analyze_patterns
-from nl2sparql.signatures import AnalyzeQuestion, GenerateSparql, RepairSparql
+from nl2sparql.signatures import AnalyzeQuestion, GenerateSparql, GenerateSparqlInConversation, RepairSparql
 
 
 def _sparql_from(predictor: dspy.Predict, **inputs) -> str:
@@ -85,6 +85,13 @@ class _SparqlStep(dspy.Module):
 
 class Generate(_SparqlStep):
     signature = GenerateSparql
+
+    def forward(self, history: dspy.History | None = None, **inputs: str) -> dspy.Prediction:
+        """With `history` (earlier turns as chat turns), the same predictor answers inside the conversation."""
+        if history is None:
+            return super().forward(**inputs)
+        return dspy.Prediction(sparql=_sparql_from(self.predict, signature=GenerateSparqlInConversation,
+                                                   history=history, **inputs))
 
 
 class Repair(_SparqlStep):

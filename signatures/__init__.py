@@ -2,8 +2,9 @@
 
 from nl2sparql.signatures.analyze import AnalyzeQuestion
 from nl2sparql.signatures.followup import RewriteFollowUp
-from nl2sparql.signatures.generate import GenerateSparql
+from nl2sparql.signatures.generate import GenerateSparql, GenerateSparqlInConversation
 from nl2sparql.signatures.repair import RepairSparql
 from nl2sparql.signatures.scope import JudgeScope
 
-__all__ = ["AnalyzeQuestion", "GenerateSparql", "JudgeScope", "RepairSparql", "RewriteFollowUp"]
+__all__ = ["AnalyzeQuestion", "GenerateSparql", "GenerateSparqlInConversation", "JudgeScope", "RepairSparql",
+           "RewriteFollowUp"]

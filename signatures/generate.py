@@ -13,3 +13,9 @@ class GenerateSparql(dspy.Signature):
     analysis: str = dspy.InputField(desc="patterns, words and dialects the question involves")
     question: str = dspy.InputField()
     sparql: str = dspy.OutputField(desc="a complete SELECT or ASK query with its PREFIX lines")
+
+
+# The same step asked inside a conversation: the earlier turns come first as chat turns (their questions and the
+# queries written for them), so a follow-up ("e quanti sono?") is answered in one call, reading the history itself.
+GenerateSparqlInConversation = GenerateSparql.prepend(
+    "history", dspy.InputField(desc="the earlier turns of the conversation"), type_=dspy.History)

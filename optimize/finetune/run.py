@@ -32,6 +32,7 @@ class FinetuneConfig:
     demos: bool = False  # the generate step shows retrieved examples (False: analysis + question only)
     answer_prefixes: bool = False  # the answer carries its PREFIX lines (False: they are declared after)
     followups: bool = True  # the train follow-up chains join: the rewrite step and their standalone questions
+    followup_mode: str = "both"  # follow-ups taught as rewrites, as generate reading the chat turns, or both
     lora: LoraSettings = LoraSettings()
     synth: str | None = None  # a `data synth` folder or JSONL file whose pairs join the train examples
     synth_ratio: float = 1.0  # synthetic pairs per curated train record
@@ -81,7 +82,8 @@ def make_examples(config: FinetuneConfig, program, records, teacher=None,
         from nl2sparql.data.chains import load_chains
         from nl2sparql.optimize.finetune.followups import chain_examples
 
-        examples += chain_examples(program, [c for c in load_chains() if c.split == "train"], answer_sparql=answer)
+        examples += chain_examples(program, [c for c in load_chains() if c.split == "train"], answer_sparql=answer,
+                                   mode=config.followup_mode)
     if teacher is not None:
         from nl2sparql.optimize.finetune.teacher import teacher_examples
 

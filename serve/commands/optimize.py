@@ -48,13 +48,16 @@ def optimize() -> None:
 @click.option("--compact-prompt", is_flag=True,
               help="finetune: train (and later ask) the generate step with the compact prompt: the task in one "
                    "paragraph, no field descriptions, empty inputs left out (about a third of the tokens).")
+@click.option("--followup-mode", type=click.Choice(["rewrite", "chat", "both"]), default="both", show_default=True,
+              help="finetune: how the train follow-up chains teach follow-ups: as rewrites into a standalone question, "
+                   "as generate reading the earlier turns itself (ProgramSettings.followup_mode chat), or both.")
 @store_option
 @click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
 def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
                  budget: str, seed: int, threads: int, train_limit: int | None, dev_limit: int | None,
                  val_limit: int, parent: str, resume: bool, tracking_uri: str | None, rank: int, learning_rate: float,
                  epochs: int, device: str, synth: Path | None, synth_ratio: float, compact_prompt: bool,
-                 store_path: Path | None, as_json: bool) -> None:
+                 followup_mode: str, store_path: Path | None, as_json: bool) -> None:
     """Compile, score parent and compiled program on dev side by side, and write a new version.
 
     \b
@@ -67,7 +70,7 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
 
     if optimizer == "finetune":
         _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
-                  learning_rate, epochs, device, store_path, as_json, synth, synth_ratio, compact_prompt)
+                  learning_rate, epochs, device, store_path, as_json, synth, synth_ratio, compact_prompt, followup_mode)
         return
 
     config = CompileConfig(optimizer=optimizer, lm=lm, teacher_lm=teacher_lm, train_split=train_split,
@@ -86,7 +89,7 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
 
 def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
               learning_rate, epochs, device, store_path, as_json, synth=None, synth_ratio=1.0,
-              compact_prompt=False) -> None:
+              compact_prompt=False, followup_mode="both") -> None:
     from nl2sparql.optimize.finetune.job import pending_finetune, run_finetune
     from nl2sparql.optimize.finetune.lora import LoraSettings
     from nl2sparql.optimize.finetune.run import FinetuneConfig
@@ -96,7 +99,7 @@ def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_lim
     config = FinetuneConfig(lm=lm or "local/qwen-0.5b", teacher_lm=teacher_lm, train_split=train_split,
                             dev_split=dev_split, train_limit=train_limit, dev_limit=dev_limit, lora=settings,
                             synth=str(synth) if synth else None, synth_ratio=synth_ratio,
-                            compact_prompt=compact_prompt)
+                            compact_prompt=compact_prompt, followup_mode=followup_mode)
     if resume:
         config = pending_finetune()
     version, tried = run_finetune(config, resume=resume, store=store_path, tracking_uri=tracking_uri,
