@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nl2sparql.data.dataset import read_json_lines
+from nl2sparql.data.synth.chains import CHAINS_FILE, chain_record, compose_chain, keep_chain
 from nl2sparql.data.synth.compose import compose_set
 from nl2sparql.data.synth.keep import Keeper, result_fingerprint
 from nl2sparql.data.synth.lookups import compose_ask, compose_dialect_set, compose_lookup, compose_meta
@@ -40,6 +41,7 @@ class SynthReport:
     seconds: float = 0.0
     paraphrase: dict = field(default_factory=dict)  # data/synth/paraphrase.py's counts, when it ran
     interrupted: bool = False
+    chains: list[dict] = field(default_factory=list)  # follow-up chains (data/synth/chains.py), when asked for
 
     def counts(self) -> dict[str, dict[str, int]]:
         return counts_of(self.records)
@@ -49,7 +51,9 @@ class SynthReport:
                 "rejected": dict(sorted(self.rejected.items())), "seconds": round(self.seconds, 1),
                 "kb_fingerprint": kb_fingerprint, "hash": digest, "interrupted": self.interrupted,
                 "counts": self.counts(),
-                **({"paraphrase": self.paraphrase} if self.paraphrase else {})}
+                **({"paraphrase": self.paraphrase} if self.paraphrase else {}),
+                **({"chains": {"kept": len(self.chains), "shapes": dict(sorted(Counter(
+                    c["shape"] for c in self.chains).items()))}} if self.chains else {})}
 
 
 def counts_of(records: list[dict]) -> dict[str, dict[str, int]]:
@@ -95,6 +99,24 @@ def synthesize(endpoint: Endpoint, n: int, seed: int, *, pools: Pools | None = N
     return report
 
 
+def synthesize_chains(endpoint: Endpoint, n: int, seed: int, *, pools: Pools | None = None,
+                      accepts: Callable[[str], bool] | None = None, max_attempts: int | None = None,
+                      progress: Callable[[int], None] = lambda kept: None) -> tuple[list[dict], Counter]:
+    """Up to `n` two-turn follow-up chains, reproducibly from the seed (a stream of its own: asking for chains
+    leaves the pairs of the same seed unchanged); returns them with the rejection counts."""
+    rng, rules, pools = random.Random(f"chains-{seed}"), load_rules(), pools or load_pools(endpoint)
+    keeper, cache, chains, attempts = Keeper(endpoint, accepts), {}, [], 0
+    while len(chains) < n and attempts < (max_attempts or n * 25):
+        attempts += 1
+        chain = compose_chain(rules, pools, rng, cache)
+        if chain is None:
+            keeper.rejected["no value to sample"] += 1
+        elif keep_chain(keeper, chain) is None:
+            chains.append(chain_record(chain, seed, len(chains)))
+            progress(len(chains))
+    return chains, keeper.rejected
+
+
 def to_record(candidate: Candidate, result: QueryResult, seed: int, index: int) -> dict:
     """A line of the JSONL: our record fields, source and split, and the generator's trace."""
     return {
@@ -115,6 +137,11 @@ def write_synth(report: SynthReport, out_dir: Path, kb_fingerprint: str) -> tupl
     path = out_dir / PAIRS_FILE
     with atomic_open(path) as out:
         out.write(text)
+    if report.chains:
+        chains = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in report.chains)
+        with atomic_open(out_dir / CHAINS_FILE) as out:
+            out.write(chains)
+        text += chains  # the hash covers the chains too
     manifest = report.manifest(hashlib.sha256(text.encode()).hexdigest()[:16], kb_fingerprint)
     write_text_atomic(out_dir / MANIFEST_FILE, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     return path, manifest

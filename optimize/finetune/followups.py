@@ -20,12 +20,13 @@ MODES = ("rewrite", "chat", "both")
 
 
 def chain_examples(program, chains: list[Chain], *, answer_sparql: Callable[[str], str] | None = None,
-                   followup: FollowUp | None = None, mode: str = "rewrite") -> list[TrainExample]:
+                   followup: FollowUp | None = None, mode: str = "rewrite",
+                   standalone: bool = True) -> list[TrainExample]:
     """Per follow-up that reaches the follow-up step (a cue-less one never does): with mode rewrite (or both), its
     rewrite prompt as the local engine sends it (DSPy's closing request left out, as `modules/prefill.py` leaves
     it out) answered by its gold standalone question; with mode chat (or both), the generate prompt after the
-    earlier turns as chat turns answered by its gold query. And each turn's standalone question as a generate
-    example."""
+    earlier turns as chat turns answered by its gold query. And, with `standalone`, each turn's standalone
+    question as a generate example."""
     if any(c.split != "train" for c in chains):
         raise DatasetError("fine-tuning examples may only come from the train chains")
     if mode not in MODES:
@@ -57,6 +58,8 @@ def chain_examples(program, chains: list[Chain], *, answer_sparql: Callable[[str
                                              tuple(without_request(adapter.format(predict.signature, predict.demos,
                                                                                   inputs))), answer,
                                              source=SOURCE))
+            if not standalone:
+                continue
             examples.append(TrainExample(turn_id, chain.language, turn.standalone,
                                          tuple(program.generate_messages(turn.standalone, exclude_ids=(turn_id,))),
                                          program.generate_answer(sparql)))

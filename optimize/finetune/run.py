@@ -84,6 +84,12 @@ def make_examples(config: FinetuneConfig, program, records, teacher=None,
 
         examples += chain_examples(program, [c for c in load_chains() if c.split == "train"], answer_sparql=answer,
                                    mode=config.followup_mode)
+        if config.synth:  # the synthetic chains teach the follow-up step only (their turns are like the pairs)
+            from nl2sparql.optimize.finetune.synth import synth_chains
+
+            examples += [replace(e, source=f"synth-{e.source}")
+                         for e in chain_examples(program, synth_chains(Path(config.synth), list(records)),
+                                                 answer_sparql=answer, mode=config.followup_mode, standalone=False)]
     if teacher is not None:
         from nl2sparql.optimize.finetune.teacher import teacher_examples
 

@@ -11,7 +11,7 @@ from nl2sparql.data.dataset import Record, read_jsonl
 from nl2sparql.errors import DatasetError
 from nl2sparql.optimize.finetune.examples import HELD_OUT_SPLITS
 
-PAIRS_FILE, MANIFEST_FILE = "synth.jsonl", "manifest.json"
+PAIRS_FILE, MANIFEST_FILE, CHAINS_FILE = "synth.jsonl", "manifest.json", "chains.jsonl"
 
 
 def synth_records(path: Path, records: list[Record], count: int) -> list[Record]:
@@ -32,3 +32,17 @@ def synth_manifest(path: Path) -> dict:
     except (OSError, json.JSONDecodeError):
         return {"path": str(path)}
     return {"path": str(path), **{k: data.get(k) for k in ("seed", "kept", "hash", "kb_fingerprint")}}
+
+
+def synth_chains(path: Path, records: list[Record]) -> list:
+    """The follow-up chains of a synth folder (`data synth --chains N`), none with a turn whose query is a held-out
+    gold query (a record's, or a dev or test chain turn's); [] when the folder has none."""
+    from nl2sparql.data.chains import load_chains
+
+    folder = path if path.is_dir() else path.parent
+    if not (folder / CHAINS_FILE).is_file():
+        return []
+    held_out = {normalise_sparql(r.sparql) for r in records if r.split in HELD_OUT_SPLITS}
+    held_out |= {normalise_sparql(t.sparql) for c in load_chains() if c.split != "train" for t in c.turns}
+    return [c for c in load_chains(folder / CHAINS_FILE)
+            if c.split == "train" and not any(normalise_sparql(t.sparql) in held_out for t in c.turns)]

@@ -26,10 +26,13 @@ SYNTH_ROW_CAP = 200    # above the readable-list cap, so a long answer is seen a
 @click.option("--paraphrase", "share", type=click.FloatRange(0, 1), default=0.0, show_default=True,
               help="Share of the pairs the local model rewords (a rewording that loses a slot value is dropped).")
 @click.option("--lm", default="local/qwen-0.5b", show_default=True, help="The model that rewords.")
+@click.option("--chains", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Also this many two-turn follow-up chains (a list, then 'how many?', 'only the verbs', 'the "
+                   "first k'…), written to chains.jsonl for the fine-tune's follow-up examples.")
 @store_option
 @click.pass_context
 def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, timeout_s: float, grammar: bool, share: float,
-          lm: str, store_path: Path | None) -> None:
+          lm: str, chains: int, store_path: Path | None) -> None:
     """Generate pairs from the schema and the KB, run each, keep the meaningful ones, write them with a manifest."""
     if ctx.invoked_subcommand is not None:
         return
@@ -51,9 +54,19 @@ def synth(ctx: click.Context, n: int, seed: int, out_dir: Path | None, timeout_s
                             progress=lambda kept: _progress(bar, task, console, kept, n))
         if share > 0:
             report.paraphrase = _paraphrase(report.records, share, seed, lm, bar)
+        if chains and not report.interrupted:
+            from nl2sparql.data.synth.engine import synthesize_chains
+
+            chain_task = bar.add_task("follow-up chains", total=chains)
+            report.chains, _ = synthesize_chains(
+                endpoint, chains, seed, pools=open_pools(store_path), accepts=accepts,
+                progress=lambda kept: bar.update(chain_task, completed=kept))
         path, manifest = write_synth(report, out_dir, endpoint.fingerprint())
     click.echo(f"kept {manifest['kept']} of {manifest['attempts']} candidates in {manifest['seconds']} s "
                f"(seed {seed}) -> {path}")
+    if manifest.get("chains"):
+        shapes = ", ".join(f"{k} {v}" for k, v in manifest["chains"]["shapes"].items())
+        click.echo(f"follow-up chains: {manifest['chains']['kept']} ({shapes}) -> {path.parent / 'chains.jsonl'}")
     if manifest.get("paraphrase"):
         done = manifest["paraphrase"]
         click.echo(f"paraphrases: {done['outcome']} ({done['per_minute']} a minute with {lm})")
