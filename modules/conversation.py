@@ -37,7 +37,7 @@ class FollowUpProgram(dspy.Module):
             self.followup.rewrite.lm = program.generate.predict.lm  # the program's LM unless given its own
 
     @property
-    def mode(self) -> str:
+    def followup_mode(self) -> str:
         return getattr(getattr(self.program, "settings", None), "followup_mode", "rewrite")
 
     @property
@@ -56,7 +56,7 @@ class FollowUpProgram(dspy.Module):
         from dspy.utils.usage_tracker import UsageTracker
 
         started = time.perf_counter()
-        if self.mode == "chat" and needs_history(question.strip(), bool(history)):
+        if self.followup_mode == "chat" and needs_history(question.strip(), bool(history)):
             shown = list(history)[-self.followup.keep_turns:]
             chat = self.program.chat_history([(t.question, t.sparql) for t in shown])
             prediction = self.program(question=question, exclude_ids=exclude_ids, history=chat)
