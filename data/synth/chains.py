@@ -12,7 +12,8 @@ import random
 import re
 from pathlib import Path
 
-from nl2sparql.data.synth.compose import ORDER, _body, _candidate, _choose_filter, _choose_modes, _Set, _wants_filter
+from nl2sparql.data.synth.compose import (_body, _candidate, _choose_filter, _choose_modes, _wants_filter, draw_set,
+                                          show_joined)
 from nl2sparql.data.synth.keep import Keeper
 from nl2sparql.data.synth.pools import CORE_POS, Pools
 from nl2sparql.data.synth.rules import RULES_DIR, Candidate, Rules
@@ -29,15 +30,12 @@ def load_followups(folder: Path = RULES_DIR) -> dict:
 def compose_chain(rules: Rules, pools: Pools, rng: random.Random, cache: dict) -> dict | None:
     """A two-turn chain (not yet run): its language, kind, the two candidates and the follow-up's wording."""
     name, spec = rng.choice(sorted(load_followups().items()))
-    resources = tuple(sorted(rng.sample(ORDER, rng.choices([1, 2], weights=[3, 2])[0]), key=ORDER.index))
-    if resources not in cache:
-        cache[resources] = pools.lemmas_with(resources)
-    if not cache[resources]:
+    first = draw_set(pools, rng, cache, rng.choices([1, 2], weights=[3, 2])[0])
+    if first is None:
         return None
-    first = _Set(resources, pools.words[rng.choice(cache[resources])], group_key="pos")
+    first.group_key = "pos"
     _choose_modes(first, "list", rng)
-    first.shown = {r for r, mode in first.modes.items()
-                   if mode in ("has", "fixed", "above") and rules.resources[r].get("shown_in_lists")}
+    show_joined(rules, first)
     if _wants_filter(first, rules.forms["list"], rng):
         _choose_filter(rules, pools, first, rng, corrupt=False, cache=cache)
     second, values = copy.deepcopy(first), {}

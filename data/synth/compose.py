@@ -39,24 +39,36 @@ class _Set:
 
 
 def compose_set(rules: Rules, pools: Pools, rng: random.Random, cache: dict) -> Candidate | None:
-    count = rng.choices([0, 1, 2, 3], weights=[2, 5, 4, 1])[0]
-    resources = tuple(sorted(rng.sample(ORDER, count), key=ORDER.index))
-    if resources not in cache:
-        cache[resources] = pools.lemmas_with(resources)
-    if not cache[resources]:
+    chosen = draw_set(pools, rng, cache, rng.choices([0, 1, 2, 3], weights=[2, 5, 4, 1])[0])
+    if chosen is None:
         return None
-    chosen = _Set(resources, pools.words[rng.choice(cache[resources])])
     form_name = rng.choice(_forms_for(rules, chosen, rng))
     form = rules.forms[form_name]
     _choose_modes(chosen, form_name, rng)
     if form_name in LIST_FORMS:
-        chosen.shown = {r for r, mode in chosen.modes.items()
-                        if mode in ("has", "fixed", "above") and rules.resources[r].get("shown_in_lists")}
+        show_joined(rules, chosen)
     corrupt = form_name == "ask" and rng.random() < 0.5
     if corrupt or _wants_filter(chosen, form, rng):
         _choose_filter(rules, pools, chosen, rng, corrupt=corrupt, cache=cache)
     body = _body(rules, chosen, form)
     return _candidate(rules, chosen, form_name, form, body, rng)
+
+
+def draw_set(pools: Pools, rng: random.Random, cache: dict, count: int) -> _Set | None:
+    """A set of `count` resources with a witness word that has them all; None when no word has them all."""
+    resources = tuple(sorted(rng.sample(ORDER, count), key=ORDER.index))
+    if resources not in cache:
+        cache[resources] = pools.lemmas_with(resources)
+    if not cache[resources]:
+        return None
+    return _Set(resources, pools.words[rng.choice(cache[resources])])
+
+
+def show_joined(rules: Rules, chosen: _Set) -> None:
+    """A list shows the value of each resource it is filtered by and marked `shown_in_lists` (a translation, a
+    polarity value), as the curated records do."""
+    chosen.shown = {r for r, mode in chosen.modes.items()
+                    if mode in ("has", "fixed", "above") and rules.resources[r].get("shown_in_lists")}
 
 
 def _forms_for(rules: Rules, chosen: _Set, rng: random.Random) -> list[str]:

@@ -8,18 +8,16 @@ from pathlib import Path
 
 from nl2sparql.data.check import normalise_sparql
 from nl2sparql.data.dataset import Record, read_jsonl
+from nl2sparql.data.synth.engine import CHAINS_FILE, MANIFEST_FILE, PAIRS_FILE
 from nl2sparql.errors import DatasetError
 from nl2sparql.optimize.finetune.examples import HELD_OUT_SPLITS
-
-PAIRS_FILE, MANIFEST_FILE, CHAINS_FILE = "synth.jsonl", "manifest.json", "chains.jsonl"
-
 
 def synth_records(path: Path, records: list[Record], count: int) -> list[Record]:
     """The first `count` usable pairs of a synth folder (or its JSONL file), in the generator's order."""
     file = path / PAIRS_FILE if path.is_dir() else path
     if not file.is_file():
         raise DatasetError(f"no synthetic pairs at {file}: run 'nl2sparql data synth' first")
-    held_out = {normalise_sparql(r.sparql) for r in records if r.split in HELD_OUT_SPLITS}
+    held_out = _held_out(records)
     usable = [p for p in read_jsonl(file) if p.split == "train" and normalise_sparql(p.sparql) not in held_out]
     return usable[:count]
 
@@ -42,7 +40,11 @@ def synth_chains(path: Path, records: list[Record]) -> list:
     folder = path if path.is_dir() else path.parent
     if not (folder / CHAINS_FILE).is_file():
         return []
-    held_out = {normalise_sparql(r.sparql) for r in records if r.split in HELD_OUT_SPLITS}
-    held_out |= {normalise_sparql(t.sparql) for c in load_chains() if c.split != "train" for t in c.turns}
+    held_out = _held_out(records) | {normalise_sparql(t.sparql) for c in load_chains() if c.split != "train"
+                                     for t in c.turns}
     return [c for c in load_chains(folder / CHAINS_FILE)
             if c.split == "train" and not any(normalise_sparql(t.sparql) in held_out for t in c.turns)]
+
+
+def _held_out(records: list[Record]) -> set[str]:
+    return {normalise_sparql(r.sparql) for r in records if r.split in HELD_OUT_SPLITS}
