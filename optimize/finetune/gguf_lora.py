@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from nl2sparql.errors import Nl2SparqlError, first_line
+
 # Hugging Face module path (inside `model.layers.N.`) → llama.cpp tensor name (inside `blk.N.`).
 LAYER_TENSORS = {
     "self_attn.q_proj": "attn_q", "self_attn.k_proj": "attn_k", "self_attn.v_proj": "attn_v",
@@ -19,6 +21,8 @@ LAYER_TENSORS = {
     "mlp.down_proj": "ffn_down",
 }
 _PEFT_NAME = re.compile(r"(?:base_model\.model\.)?model\.layers\.(\d+)\.(.+)\.lora_([AB])(?:\.default)?\.weight$")
+_GGUF_NAME = re.compile(r"blk\.(\d+)\.(\w+)\.weight\.lora_([ab])$")
+_HF_MODULES = {tensor: module for module, tensor in LAYER_TENSORS.items()}
 BASE_MODEL_KEY = "nl2sparql.base_model"
 BASE_SHA_KEY = "nl2sparql.base_sha256"
 
@@ -39,6 +43,16 @@ def gguf_name(peft_name: str) -> str:
         raise ValueError(f"no llama.cpp tensor for LoRA weight {peft_name}")
     layer, module, which = match.groups()
     return f"blk.{layer}.{LAYER_TENSORS[module]}.weight.lora_{which.lower()}"
+
+
+def peft_name(gguf_tensor: str) -> str:
+    """`blk.3.ffn_up.weight.lora_a` → `base_model.model.model.layers.3.mlp.up_proj.lora_A.weight` (gguf_name's
+    inverse, in the names peft's state dict uses)."""
+    match = _GGUF_NAME.match(gguf_tensor)
+    if not match or match.group(2) not in _HF_MODULES:
+        raise ValueError(f"not a LoRA tensor of a Qwen2 layer: {gguf_tensor}")
+    layer, tensor, which = match.groups()
+    return f"base_model.model.model.layers.{layer}.{_HF_MODULES[tensor]}.lora_{which.upper()}.weight"
 
 
 def from_peft_state(state: dict, alpha: float, rank: int) -> AdapterTensors:
@@ -75,6 +89,39 @@ def write_adapter(adapter: AdapterTensors, path: Path, *, arch: str = "qwen2", b
         temp.unlink(missing_ok=True)
         raise
     return path
+
+
+def read_adapter(path: Path) -> tuple[AdapterTensors, str]:
+    """An adapter GGUF written by `write_adapter` (float arrays by llama.cpp name, alpha, rank) and the base model
+    it names; a one-line error when the file is not such an adapter."""
+    import gguf
+    import numpy as np
+
+    try:
+        reader = gguf.GGUFReader(str(path))
+    except (OSError, ValueError) as error:
+        raise Nl2SparqlError(f"cannot read the adapter {path}: {first_line(error)}") from None
+
+    def text(key: str) -> str:
+        field = reader.fields.get(key)
+        return bytes(field.parts[field.data[0]]).decode("utf-8") if field else ""
+
+    alpha_field = reader.fields.get(gguf.Keys.Adapter.LORA_ALPHA)
+    tensors = {t.name: np.asarray(t.data, dtype=np.float32) for t in reader.tensors}
+    if text(gguf.Keys.Adapter.TYPE) != "lora" or alpha_field is None or not tensors:
+        raise Nl2SparqlError(f"{path} is not a LoRA adapter GGUF")
+    ranks = {array.shape[0] for name, array in tensors.items() if name.endswith(".lora_a")}
+    if len(ranks) != 1:
+        raise Nl2SparqlError(f"{path} mixes LoRA ranks {sorted(ranks)}")
+    alpha = float(alpha_field.parts[alpha_field.data[0]][0])
+    return AdapterTensors(tensors, alpha, ranks.pop()), text(BASE_MODEL_KEY)
+
+
+def to_peft_state(adapter: AdapterTensors) -> dict:
+    """The adapter's matrices as a peft state dict (torch tensors), ready for `set_peft_model_state_dict`."""
+    import torch
+
+    return {peft_name(name): torch.from_numpy(array.copy()) for name, array in adapter.tensors.items()}
 
 
 def _tensor_order(name: str) -> tuple[int, str]:

@@ -42,6 +42,9 @@ def run_finetune(config: FinetuneConfig, *, resume: bool = False, store: Path | 
 
     check_config(config)
     root = root or artifact_root()
+    init_adapter = None
+    if config.init_from:
+        init_adapter, config = starting_adapter(config, root)
     work = root / FINETUNE_DIR
     work.mkdir(parents=True, exist_ok=True)
     write_text_atomic(work / PENDING, json.dumps(config.to_json(), indent=2))
@@ -65,7 +68,7 @@ def run_finetune(config: FinetuneConfig, *, resume: bool = False, store: Path | 
             mlflow.log_metric("loss", state.loss, step=state.step)
 
         result = finetune(config, program, records, work, resume=resume, teacher=teacher, on_example=on_example,
-                          on_step=on_step)
+                          on_step=on_step, init_adapter=init_adapter)
         mlflow.log_metric("train_seconds", result.training.seconds)
         mlflow.log_metric("examples_per_second", result.training.examples_per_second)
         tried = _score_settings(config, settings, result.adapter, records, store, progress, try_demos)
@@ -84,6 +87,24 @@ def run_finetune(config: FinetuneConfig, *, resume: bool = False, store: Path | 
     for leftover in ("checkpoint.pt", "adapter.gguf", PENDING):
         (work / leftover).unlink(missing_ok=True)
     return version, tried
+
+
+def starting_adapter(config: FinetuneConfig, root: Path) -> tuple[Path, FinetuneConfig]:
+    """The adapter file of the version a run starts from (checked against its manifest's checksum), and the
+    config with that checksum in its LoRA settings (so a checkpoint resumes only onto the same start)."""
+    from dataclasses import replace
+
+    from nl2sparql.artifacts.store import open_version
+    from nl2sparql.modules.adapter import LoraAdapter
+
+    version = open_version(config.init_from, root)
+    adapter = LoraAdapter.from_manifest(version.path, version.manifest)
+    if adapter is None:
+        raise Nl2SparqlError(f"{version.name} has no adapter to start from: pass a fine-tuned version to --from")
+    adapter.verify()
+    if adapter.base_model != config.base_model():
+        raise Nl2SparqlError(f"{version.name} is fine-tuned for local/{adapter.base_model}, not {config.lm}")
+    return adapter.path, replace(config, init_from=version.name, lora=replace(config.lora, init_adapter=adapter.sha256))
 
 
 def _score_settings(config: FinetuneConfig, settings, adapter_file: Path, records, store, progress,

@@ -35,6 +35,7 @@ class LoraSettings:
     bf16: bool = True  # base weights in bfloat16 and bfloat16 autocast; the adapter stays float32
     threads: int | None = None
     checkpoint_every: int = 25
+    init_adapter: str = ""  # SHA-256 of the adapter training starts from ("" : from scratch, peft's zero B)
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,10 @@ def load_base_model(gguf_path: Path, settings: LoraSettings):
 
 def training_fingerprint(examples: list[TokenizedExample], settings: LoraSettings) -> str:
     """What a checkpoint must match to be resumed: the examples and every setting that changes the result."""
+    # init_adapter counts only when set, so checkpoints written before it existed still resume
     digest = hashlib.sha256(json.dumps({k: v for k, v in asdict(settings).items()
-                                        if k not in ("threads", "checkpoint_every", "device")},
+                                        if k not in ("threads", "checkpoint_every", "device")
+                                        and not (k == "init_adapter" and not v)},
                                        sort_keys=True).encode())
     for example in examples:
         digest.update(f"{example.prompt_len}:{','.join(map(str, example.input_ids))};".encode())
@@ -109,8 +112,10 @@ def example_order(count: int, epochs: int, seed: int) -> list[int]:
 
 
 def train_lora(model, examples: list[TokenizedExample], settings: LoraSettings, checkpoint_dir: Path, *,
-               resume: bool = False, on_step: Callable[[TrainProgress], None] | None = None) -> TrainResult:
-    """Train a LoRA adapter on `model` (modified in place: peft wraps its linear layers)."""
+               resume: bool = False, on_step: Callable[[TrainProgress], None] | None = None,
+               init_state: dict | None = None) -> TrainResult:
+    """Train a LoRA adapter on `model` (modified in place: peft wraps its linear layers), from `init_state` (a
+    peft state dict of the same rank, `settings.init_adapter` naming it) or from peft's initialisation."""
     import torch
     from peft import LoraConfig, get_peft_model
 
@@ -126,6 +131,8 @@ def train_lora(model, examples: list[TokenizedExample], settings: LoraSettings, 
     config = LoraConfig(r=settings.rank, lora_alpha=settings.alpha, lora_dropout=settings.dropout,
                         target_modules=list(TARGET_MODULES), task_type="CAUSAL_LM")
     model = get_peft_model(model, config)
+    if init_state is not None:
+        _start_from(model, init_state, settings.rank)
     model.to(settings.device)
     params = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=settings.learning_rate, weight_decay=0.0)
@@ -184,6 +191,21 @@ def _linear_warmup(warmup: int, total: int) -> Callable[[int], float]:
             return (step + 1) / max(1, warmup)
         return max(0.0, (total - step) / max(1, total - warmup))
     return factor
+
+
+def _start_from(model, state: dict, rank: int) -> None:
+    """Load an earlier adapter's weights into the fresh peft model: every LoRA matrix, with the same shapes."""
+    from peft import set_peft_model_state_dict
+
+    expected = _lora_state(model)
+    if set(state) != set(expected):
+        missing = sorted(set(expected) - set(state))[:1] or sorted(set(state) - set(expected))[:1]
+        raise Nl2SparqlError(f"the adapter to start from does not fit this model (first mismatch: {missing[0]})")
+    for name, tensor in state.items():
+        if tuple(tensor.shape) != tuple(expected[name].shape):
+            raise Nl2SparqlError(f"the adapter to start from has rank {min(tensor.shape)}, this run rank {rank}: "
+                                 "pass the same --rank")
+    set_peft_model_state_dict(model, state)
 
 
 def _lora_state(model) -> dict:

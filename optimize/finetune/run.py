@@ -37,6 +37,7 @@ class FinetuneConfig:
     synth: str | None = None  # a `data synth` folder or JSONL file whose pairs join the train examples
     synth_ratio: float = 1.0  # synthetic pairs per curated train record
     compact_prompt: bool = False  # generate asked in the compact format (modules/compact.py), trained and run so
+    init_from: str | None = None  # a version whose adapter training starts from (same base model and rank)
 
     def program_settings(self) -> ProgramSettings:
         return ProgramSettings(use_examples=self.demos, use_constraints=False, ontology_k=0,
@@ -99,8 +100,10 @@ def make_examples(config: FinetuneConfig, program, records, teacher=None,
 
 def finetune(config: FinetuneConfig, program, records, work_dir: Path, *, resume: bool = False, teacher=None,
              on_example: Callable[[int, int], None] | None = None,
-             on_step: Callable[[TrainProgress], None] | None = None) -> FinetuneResult:
-    """Build the examples, tokenize them as llama.cpp will, train, and write the adapter GGUF in `work_dir`."""
+             on_step: Callable[[TrainProgress], None] | None = None,
+             init_adapter: Path | None = None) -> FinetuneResult:
+    """Build the examples, tokenize them as llama.cpp will, train (from `init_adapter`'s weights when given), and
+    write the adapter GGUF in `work_dir`."""
     from nl2sparql.modules.local_lm import LOCAL_MODELS, assemble
     from nl2sparql.optimize.finetune.chat import ChatTokenizer
     from nl2sparql.optimize.finetune.gguf_lora import from_peft_state, write_adapter
@@ -116,11 +119,26 @@ def finetune(config: FinetuneConfig, program, records, work_dir: Path, *, resume
     finally:
         tokenizer.close()
     build_seconds = time.perf_counter() - started
+    init_state = start_state(init_adapter, config) if init_adapter else None
     model = load_base_model(gguf_path, config.lora)
-    training = train_lora(model, tokenized, config.lora, work_dir, resume=resume, on_step=on_step)
+    training = train_lora(model, tokenized, config.lora, work_dir, resume=resume, on_step=on_step,
+                          init_state=init_state)
     adapter = write_adapter(from_peft_state(training.state, config.lora.alpha, config.lora.rank),
                             work_dir / "adapter.gguf", base_model=base.name, base_sha256=base.sha256)
     return FinetuneResult(adapter, examples, training, build_seconds)
+
+
+def start_state(path: Path, config: FinetuneConfig) -> dict:
+    """The peft state of the adapter a run starts from, refused in one line when it was trained on another base
+    model or with another rank."""
+    from nl2sparql.optimize.finetune.gguf_lora import read_adapter, to_peft_state
+
+    adapter, base_model = read_adapter(path)
+    if base_model and base_model != config.base_model():
+        raise Nl2SparqlError(f"{config.init_from}'s adapter was trained on local/{base_model}, not {config.lm}")
+    if adapter.rank != config.lora.rank:
+        raise Nl2SparqlError(f"{config.init_from}'s adapter has rank {adapter.rank}: pass --rank {adapter.rank}")
+    return to_peft_state(adapter)
 
 
 def adapter_manifest(config: FinetuneConfig, result: FinetuneResult) -> dict:
@@ -162,7 +180,7 @@ def finetune_manifest(config: FinetuneConfig, result: FinetuneResult, *, records
 
     sizes = {split: sum(r.split == split for r in records) for split in ("train", "dev", "test", "generalization")}
     return {
-        "parent": None, "optimizer": "finetune", "optimizer_config": config.to_json(),
+        "parent": config.init_from, "optimizer": "finetune", "optimizer_config": config.to_json(),
         "created_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "lm": f"local/{config.base_model()}", "teacher_lm": config.teacher_lm, "dataset_hash": dataset_hash(records),
         "split_sizes": sizes, "kb_fingerprint": kb_fingerprint, "code_version": nl2sparql.__version__,

@@ -33,7 +33,8 @@ def optimize() -> None:
 @click.option("--dev-limit", type=int, default=None, help="Score on only the first N dev records.")
 @click.option("--val-limit", type=int, default=12, show_default=True,
               help="MIPRO/GEPA: choose among candidates on the next N train records (never on dev).")
-@click.option("--from", "parent", default="uncompiled", show_default=True, help="Version to start from.")
+@click.option("--from", "parent", default="uncompiled", show_default=True,
+              help="Version to start from (finetune: a fine-tuned version whose adapter training continues).")
 @click.option("--resume", is_flag=True, help="Re-run the interrupted compile with its settings; LM calls it already "
                                              "made come from DSPy's cache.")
 @click.option("--tracking-uri", default=None, help=f"MLflow tracking URI (default: sqlite under ${HOME_ENV}).")
@@ -70,7 +71,8 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
 
     if optimizer == "finetune":
         _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
-                  learning_rate, epochs, device, store_path, as_json, synth, synth_ratio, compact_prompt, followup_mode)
+                  learning_rate, epochs, device, store_path, as_json, synth, synth_ratio, compact_prompt, followup_mode,
+                  parent)
         return
 
     config = CompileConfig(optimizer=optimizer, lm=lm, teacher_lm=teacher_lm, train_split=train_split,
@@ -89,7 +91,7 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
 
 def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
               learning_rate, epochs, device, store_path, as_json, synth=None, synth_ratio=1.0,
-              compact_prompt=False, followup_mode="both") -> None:
+              compact_prompt=False, followup_mode="both", parent="uncompiled") -> None:
     from nl2sparql.optimize.finetune.job import pending_finetune, run_finetune
     from nl2sparql.optimize.finetune.lora import LoraSettings
     from nl2sparql.optimize.finetune.run import FinetuneConfig
@@ -99,7 +101,8 @@ def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_lim
     config = FinetuneConfig(lm=lm or "local/qwen-0.5b", teacher_lm=teacher_lm, train_split=train_split,
                             dev_split=dev_split, train_limit=train_limit, dev_limit=dev_limit, lora=settings,
                             synth=str(synth) if synth else None, synth_ratio=synth_ratio,
-                            compact_prompt=compact_prompt, followup_mode=followup_mode)
+                            compact_prompt=compact_prompt, followup_mode=followup_mode,
+                            init_from=None if parent == "uncompiled" else parent)
     if resume:
         config = pending_finetune()
     version, tried = run_finetune(config, resume=resume, store=store_path, tracking_uri=tracking_uri,
