@@ -34,21 +34,22 @@ class Comparison:
 
     @property
     def versions(self) -> list[str]:
-        return [r.version for r in self.reports]
+        """One name per report: its version, with its split added where a version comes twice (see report_names)."""
+        return report_names(self.reports)
 
     @property
     def other_code(self) -> list[str]:
-        """The versions whose report was made by other program code than the first's (compared on request)."""
+        """The reports (by name) made by other program code than the first's (compared on request)."""
         first = self.reports[0].code_fingerprint
-        return [r.version for r in self.reports[1:] if r.code_fingerprint != first]
+        return [n for n, r in zip(self.versions[1:], self.reports[1:]) if r.code_fingerprint != first]
 
     def _label(self, version: str) -> str:
         return version + " †" if version in self.other_code else version
 
     def to_json(self) -> dict:
         return {"overall": self.overall, "per_pattern": self.per_pattern,
-                "outcomes": {r.version: r.outcomes() for r in self.reports},
-                "code_fingerprints": {r.version: r.code_fingerprint for r in self.reports},
+                "outcomes": {n: r.outcomes() for n, r in zip(self.versions, self.reports)},
+                "code_fingerprints": {n: r.code_fingerprint for n, r in zip(self.versions, self.reports)},
                 "other_code": self.other_code,
                 "tests": [{"baseline": t.baseline, "other": t.other, "won": [w["id"] for w in t.won],
                            "lost": [w["id"] for w in t.lost], "mcnemar_p": t.mcnemar_p, "f1_delta": t.f1_delta,
@@ -67,7 +68,7 @@ class Comparison:
         if self.other_code:
             first = self.reports[0]
             lines += ["", f"† made by other program code than {first.version} (code "
-                      + ", ".join(f"{r.version} `{r.code_fingerprint or '?'}`" for r in self.reports) + ")"]
+                      + ", ".join(f"{n} `{r.code_fingerprint or '?'}`" for n, r in zip(names, self.reports)) + ")"]
         lines += ["", "| pattern | " + " | ".join(labels) + " |", "|---" * (len(names) + 1) + "|"]
         for pattern, by_version in self.per_pattern.items():
             lines.append(f"| {pattern} | " + " | ".join(f"{by_version.get(n, 0.0):.3f}" for n in names) + " |")
@@ -102,21 +103,38 @@ def compare_reports(reports: list[Report], *, allow_mismatch: bool = False) -> C
             raise Nl2SparqlError(f"{first.version} (code {first.code_fingerprint or '?'}) and {other.version} (code "
                                  f"{other.code_fingerprint or '?'}) were made by different program code: run them "
                                  "again on this code, or pass --allow-mismatch to compare them marked †")
-    overall = {r.version: r.summary() for r in reports}
+    names = report_names(reports)
+    overall = {n: r.summary() for n, r in zip(names, reports)}
     per_pattern: dict[str, dict[str, float]] = {}
     for pattern in dict.fromkeys(p for r in reports for p in r.per_pattern()):  # PATTERNS order, then others
-        row = {r.version: r.per_pattern()[pattern]["execution_accuracy"] for r in reports if pattern in r.per_pattern()}
+        row = {n: r.per_pattern()[pattern]["execution_accuracy"]
+               for n, r in zip(names, reports) if pattern in r.per_pattern()}
         if row:
             per_pattern[pattern] = row
-    tests = [_pair(first, other) for other in reports[1:]]
+    tests = [_pair(first, other, names[0], name) for other, name in zip(reports[1:], names[1:])]
     return Comparison(reports, overall, per_pattern, tests)
 
 
-def _pair(baseline: Report, other: Report) -> PairTest:
+def report_names(reports: list[Report]) -> list[str]:
+    """Each report's version; where a version comes more than once (one version in several follow-up modes,
+    `v13 followup-test` against `v13 followup-test:concat`), its split is added, and a number if that repeats too."""
+    names: list[str] = []
+    for report in reports:
+        name = report.version
+        if sum(r.version == report.version for r in reports) > 1:
+            name = f"{report.version} {report.split}"
+        base, k = name, 2
+        while name in names:
+            name, k = f"{base} #{k}", k + 1
+        names.append(name)
+    return names
+
+
+def _pair(baseline: Report, other: Report, baseline_name: str, other_name: str) -> PairTest:
     mine = {q.id: q for q in baseline.questions}
     theirs = {q.id: q for q in other.questions}
     shared = [i for i in mine if i in theirs]
-    test = PairTest(baseline.version, other.version)
+    test = PairTest(baseline_name, other_name)
     # Exact as the headline counts it: an ASK question only with its twin (scoring.scored.paired_exact).
     right_a, right_b = paired_exact(baseline.questions), paired_exact(other.questions)
     for i in shared:
@@ -136,7 +154,7 @@ def write_outputs(comparison: Comparison, directory: Path) -> tuple[Path, Path]:
     """The per-pattern bar chart (PNG) and the Markdown report beside it, both written atomically."""
     directory.mkdir(parents=True, exist_ok=True)
     split = re.sub(r"[^\w.\[\]:-]+", "-", comparison.reports[0].split.replace("/", "_")).strip("-")
-    stem = "compare-" + "-".join(comparison.versions) + "-" + split
+    stem = re.sub(r"[^\w.\[\]:-]+", "-", "compare-" + "-".join(comparison.versions)) + "-" + split
     chart = directory / f"{stem}.png"
     with atomic_open(chart, "wb") as out:
         out.write(chart_png(comparison))

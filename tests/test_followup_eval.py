@@ -68,3 +68,17 @@ def test_examples_carry_the_gold_history_and_unknown_modes_are_refused():
     assert examples[0].history == () and len(examples[1].history) == 1
     with pytest.raises(DatasetError, match="history mode"):
         followup_examples("followup-dev:psychic")
+
+
+def test_compare_keeps_one_version_in_two_modes_apart(chain_run):
+    chain, lm, options = chain_run
+    gold, _, _ = run_eval("static-rag", "followup-test", **options)
+    alone, _, _ = run_eval("static-rag", "followup-test:alone", **options)
+    comparison = compare_reports([gold, alone], allow_mismatch=True)
+    names = [f"static-rag {gold.split}", f"static-rag {alone.split}"]  # the split as run: [:N] with a limit
+    assert comparison.versions == names
+    assert comparison.per_pattern["turn:follow-up"] == {names[0]: 1.0, names[1]: 0.0}
+    assert comparison.overall[names[0]]["execution_accuracy"] == 1.0
+    assert comparison.overall[names[1]]["execution_accuracy"] < 1.0
+    assert len(comparison.tests[0].lost) == len(chain.turns) - 1 and not comparison.tests[0].won
+    assert f"| pattern | {names[0]} | {names[1]} |" in comparison.to_markdown()
