@@ -31,11 +31,11 @@ class Comparison:
     overall: dict[str, dict[str, float]]
     per_pattern: dict[str, dict[str, float]]  # pattern → version → accuracy
     tests: list[PairTest]
+    names: list[str]  # one per report: its version, with its split where a version comes twice (report_names)
 
     @property
     def versions(self) -> list[str]:
-        """One name per report: its version, with its split added where a version comes twice (see report_names)."""
-        return report_names(self.reports)
+        return self.names
 
     @property
     def other_code(self) -> list[str]:
@@ -112,7 +112,7 @@ def compare_reports(reports: list[Report], *, allow_mismatch: bool = False) -> C
         if row:
             per_pattern[pattern] = row
     tests = [_pair(first, other, names[0], name) for other, name in zip(reports[1:], names[1:])]
-    return Comparison(reports, overall, per_pattern, tests)
+    return Comparison(reports, overall, per_pattern, tests, names)
 
 
 def report_names(reports: list[Report]) -> list[str]:
@@ -153,14 +153,18 @@ def _pair(baseline: Report, other: Report, baseline_name: str, other_name: str) 
 def write_outputs(comparison: Comparison, directory: Path) -> tuple[Path, Path]:
     """The per-pattern bar chart (PNG) and the Markdown report beside it, both written atomically."""
     directory.mkdir(parents=True, exist_ok=True)
-    split = re.sub(r"[^\w.\[\]:-]+", "-", comparison.reports[0].split.replace("/", "_")).strip("-")
-    stem = re.sub(r"[^\w.\[\]:-]+", "-", "compare-" + "-".join(comparison.versions)) + "-" + split
+    split = _file_safe(comparison.reports[0].split.replace("/", "_")).strip("-")
+    stem = _file_safe("compare-" + "-".join(comparison.versions)) + "-" + split
     chart = directory / f"{stem}.png"
     with atomic_open(chart, "wb") as out:
         out.write(chart_png(comparison))
     markdown = directory / f"{stem}.md"
     write_text_atomic(markdown, comparison.to_markdown(chart.name))
     return markdown, chart
+
+
+def _file_safe(text: str) -> str:
+    return re.sub(r"[^\w.\[\]:-]+", "-", text)
 
 
 def chart_png(comparison: Comparison) -> bytes:
