@@ -54,11 +54,18 @@ def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoin
     from nl2sparql.modules.lm import adapter_lm, resolve_lm
 
     adapter = LoraAdapter.from_manifest(state.parent, manifest) if state is not None else None
-    if adapter is not None and (lm_object is None or _is_local(lm_object)):
+    followup = LoraAdapter.from_manifest(state.parent, manifest, "followup_adapter") if state is not None else None
+    followup_lm = None
+    if (adapter is not None or followup is not None) and (lm_object is None or _is_local(lm_object)):
         # A fine-tuned version runs on its base model + adapter, in place of any local model it is given (an
         # eval's or a compile's); a fake or remote LM object passed on purpose is used as is.
-        adapter.check_base(lm)
-        lm_object = adapter_lm(adapter, cache=getattr(lm_object, "cache", True))
+        cache = getattr(lm_object, "cache", True)
+        if followup is not None:
+            followup.check_base(lm)
+            followup_lm = adapter_lm(followup, cache=cache)
+        if adapter is not None:
+            adapter.check_base(lm)
+            lm_object = adapter_lm(adapter, cache=cache)
     runtime = runtime or Runtime(RuntimeConfig(endpoint=EndpointConfig(url=endpoint_url, store_path=store)))
     program = NL2SPARQL(settings or manifest_settings(manifest), runtime, version=name, manifest=manifest)
     if state is not None:
@@ -69,6 +76,7 @@ def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoin
 
             raise ArtifactError(f"the saved program {state} cannot be loaded: {first_line(error)}") from None
     program.set_lm(lm_object if lm_object is not None else resolve_lm(lm))
+    program.followup_lm = followup_lm
     return program
 
 

@@ -158,12 +158,15 @@ def resolve_program_file(version: str, root: Path | None = None) -> Path | None:
 def write_version(program, manifest: dict[str, Any], root: Path | None = None,
                   files: dict[str, Path] | None = None) -> Version:
     """Save a compiled program as the next version, atomically (temp folder + rename); `files` are copied in
-    under their names (a fine-tuned version's adapter)."""
+    under their names (a fine-tuned version's adapter). With `program` None, `files` brings the saved program."""
+    if program is None and PROGRAM_FILE not in (files or {}):
+        raise ArtifactError(f"a version needs a program: none given and no {PROGRAM_FILE} among its files")
     root = root or artifact_root()
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".incoming-", dir=root))
     try:
-        _save_without_lms(program, tmp / PROGRAM_FILE)
+        if program is not None:
+            _save_without_lms(program, tmp / PROGRAM_FILE)
         for name, source in (files or {}).items():
             shutil.copyfile(source, tmp / name)
         for attempt in range(100):

@@ -150,7 +150,7 @@ class _Run:
         report = Report(version, split_key, lm_id, inner.runtime.endpoint.fingerprint(), dataset_hash(records),
                         datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                         code_fingerprint=code_fingerprint(),
-                        adapter=str((inner.manifest.get("adapter") or {}).get("sha256", "")),
+                        adapter=_adapters(inner.manifest),
                         settings=dataclasses.asdict(inner.settings))
         path = report_path(report, root)
         if path.exists() and not force:
@@ -193,3 +193,10 @@ def _track(report: Report, path: Path, tracking_uri: str | None) -> None:
             mlflow.log_metric(f"accuracy_{pattern}", float(values["execution_accuracy"]))
         mlflow.log_artifact(str(path))
         mlflow.log_artifact(str(path.with_suffix(".md")))
+
+
+def _adapters(manifest: dict) -> str:
+    """The adapter's checksum, and a paired version's follow-up adapter's after it (both decide answers)."""
+    own = str((manifest.get("adapter") or {}).get("sha256", ""))
+    followup = str((manifest.get("followup_adapter") or {}).get("sha256", ""))
+    return f"{own}+followup:{followup}" if followup else own

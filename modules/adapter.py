@@ -14,6 +14,9 @@ from pathlib import Path
 from nl2sparql.errors import ArtifactError
 
 ADAPTER_FILE = "adapter.gguf"
+# A version may answer follow-ups with an adapter of their own (`nl2sparql artifacts pair`): the manifest's
+# `followup_adapter` entry, same fields as `adapter`.
+FOLLOWUP_ADAPTER_FILE = "followup_adapter.gguf"
 
 
 def file_sha256(path: Path) -> str:
@@ -32,14 +35,15 @@ class LoraAdapter:
     version: str = ""
 
     @classmethod
-    def from_manifest(cls, folder: Path, manifest: dict) -> LoraAdapter | None:
-        entry = manifest.get("adapter")
+    def from_manifest(cls, folder: Path, manifest: dict, key: str = "adapter") -> LoraAdapter | None:
+        """The adapter the manifest's `key` entry names ("adapter", or "followup_adapter"); None without one."""
+        entry = manifest.get(key)
         if not entry:
             return None
         name = manifest.get("version", folder.name)
         if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("file", "sha256",
                                                                                        "base_model")):
-            raise ArtifactError(f"version {name} is corrupt: its manifest's adapter entry lacks file, sha256 "
+            raise ArtifactError(f"version {name} is corrupt: its manifest's {key} entry lacks file, sha256 "
                                 "or base_model")
         if Path(entry["file"]).name != entry["file"]:
             raise ArtifactError(f"version {name} is corrupt: adapter file {entry['file']!r} is not in its folder")

@@ -84,6 +84,9 @@ class NL2SPARQL(dspy.Module):
         self.repair = Repair()
         # After generate and repair, so the saved state keeps naming their predictors generate.* and repair.*.
         self.write = GenerateAndRepair(self.generate, self.repair, self.runtime)
+        # The LM that writes a follow-up read in chat mode (a paired version's follow-up adapter, set by `load`);
+        # None: the steps' own LM answers every question.
+        self.followup_lm = None
 
     def __repr__(self) -> str:
         return f"NL2SPARQL(version={self.version!r}, optimizer={self.manifest.get('optimizer', 'none')!r})"
@@ -129,7 +132,7 @@ class NL2SPARQL(dspy.Module):
             if history is not None:
                 inputs["history"] = history
             written = self.write(question=question, inputs=inputs, context=context, settings=self.settings,
-                                 clock=clock)
+                                 clock=clock, lm=self.followup_lm if history is not None else None)
         attempts, best = written.attempts, written.best
         readable = answer_for(best.result, question, self.runtime.endpoint)
         return dspy.Prediction(

@@ -36,19 +36,22 @@ class GenerateAndRepair(dspy.Module):
         self.runtime = runtime
 
     def forward(self, question: str, inputs: dict[str, str], context: Context, settings,
-                clock: Clock | None = None) -> dspy.Prediction:
+                clock: Clock | None = None, lm=None) -> dspy.Prediction:
+        """`lm`, when given, writes and repairs the queries in place of the steps' own LM (a follow-up answered by
+        the follow-up adapter of a paired version)."""
         clock = clock or Clock()
         adapter = generate_adapter(settings)
+        chosen_lm = {"lm": lm} if lm is not None else {}  # Predict takes `lm`; None there would drop its own
 
         def generate(**config):
             with dspy.context(adapter=adapter):
-                return self.generate(**inputs, **config).sparql
+                return self.generate(**inputs, **config, **chosen_lm).sparql
 
         first = self._write("generate", clock, generate)
         attempts, chosen = self._sample_when_failed(first, generate, settings, clock)
         calls = len(attempts)
         if chosen is None:
-            more, repair_calls = self._validate_and_repair(question, first, context, settings, clock)
+            more, repair_calls = self._validate_and_repair(question, first, context, settings, clock, chosen_lm)
             attempts += more
             calls += repair_calls
         return dspy.Prediction(attempts=attempts, best=chosen or best_attempt(attempts), calls=calls)
@@ -83,7 +86,7 @@ class GenerateAndRepair(dspy.Module):
         return attempts, choose_by_execution(attempts)
 
     def _validate_and_repair(self, question: str, first: Attempt, context: Context, settings,
-                             clock: Clock) -> tuple[list[Attempt], int]:
+                             clock: Clock, chosen_lm: dict | None = None) -> tuple[list[Attempt], int]:
         """The first attempt, then deterministic fixes and LM repairs until one runs (returned without `first`)."""
         attempts: list[Attempt] = []
         calls, empty_repaired, tried = 0, False, set()
@@ -106,7 +109,7 @@ class GenerateAndRepair(dspy.Module):
             failed = attempt
             attempt = self._write("repair", clock, lambda: self.repair(
                 question=question, failed_sparql=failed.sparql, diagnosis=_diagnosis(failed, context),
-                history=_history(attempts), constraints=context.constraints).sparql)
+                history=_history(attempts), constraints=context.constraints, **(chosen_lm or {})).sparql)
             calls += 1
         return attempts[1:], calls
 

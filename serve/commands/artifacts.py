@@ -63,3 +63,28 @@ def artifacts_rm(version: str, yes: bool) -> None:
     if not yes:
         click.confirm(f"remove {name} for good?", abort=True)
     click.echo(f"removed {remove_version(name)}")
+
+
+@artifacts.command("pair")
+@click.argument("first")
+@click.argument("followup")
+@click.option("--note", default=None, help="The new manifest's note (default: what each version answers).")
+@click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
+def artifacts_pair(first: str, followup: str, note: str | None, as_json: bool) -> None:
+    """A new version that answers questions asked alone with FIRST and follow-ups with FOLLOWUP's adapter.
+
+    \b
+    FIRST keeps its program, settings and adapter for every question asked alone and every first turn of a
+    conversation; FOLLOWUP's adapter (a version fine-tuned with --followup-mode chat) writes each follow-up,
+    reading the earlier turns as chat turns. Nothing is retrained; both adapters are checked and must share
+    one base model. Example: nl2sparql artifacts pair v11 v13
+    """
+    from nl2sparql.artifacts.pairing import pair_versions
+
+    version = pair_versions(first, followup, note=note)
+    if as_json:
+        click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
+        return
+    paired = version.manifest["paired"]
+    click.echo(f"{version.name}: {paired['first']} for questions asked alone, {paired['followup']}'s adapter for "
+               f"follow-ups ({version.path})")
