@@ -38,7 +38,8 @@ def follow_up_adapter(version: Version) -> LoraAdapter:
     return adapter
 
 
-def paired_manifest(first: Version, followup: Version, adapter: LoraAdapter, note: str | None = None) -> dict:
+def paired_manifest(first: Version, followup: Version, note: str | None = None) -> dict:
+    """FIRST's manifest, with FOLLOWUP's adapter entry as `followup_adapter` and the chat mode for follow-ups."""
     entry_key = "followup_adapter" if followup.manifest.get("followup_adapter") else "adapter"
     entry = {**followup.manifest[entry_key], "file": FOLLOWUP_ADAPTER_FILE, "version": followup.name}
     settings = {**(first.manifest.get("program_settings") or {}), "followup_mode": "chat"}
@@ -68,4 +69,4 @@ def pair_versions(first: str, followup: str, root: Path | None = None, note: str
     files = {PROGRAM_FILE: one.program_file, FOLLOWUP_ADAPTER_FILE: lent.path}
     if own is not None:
         files[own.path.name] = own.path
-    return write_version(None, paired_manifest(one, two, lent, note), root, files)
+    return write_version(None, paired_manifest(one, two, note), root, files)
