@@ -16,9 +16,6 @@ from nl2sparql.artifacts.store import PROGRAM_FILE, Version, artifact_root, reso
 from nl2sparql.errors import ArtifactError
 from nl2sparql.modules.adapter import FOLLOWUP_ADAPTER_FILE, LoraAdapter
 
-# What a paired manifest does not take over from the first version: its own name, run and pairing.
-_NOT_INHERITED = ("version", "mlflow_run_id", "followup_adapter", "paired", "note")
-
 
 def _opened(name: str, root: Path) -> Version:
     found = resolve_version(name, root)
@@ -27,10 +24,14 @@ def _opened(name: str, root: Path) -> Version:
     return found
 
 
+def _lent_key(manifest: dict) -> str:
+    """The manifest entry of the adapter a version lends to follow-ups: a paired version's follow-up one, else its own."""
+    return "followup_adapter" if manifest.get("followup_adapter") else "adapter"
+
+
 def follow_up_adapter(version: Version) -> LoraAdapter:
-    """The adapter a version lends to follow-ups: its own, checked (a paired version lends its follow-up one)."""
-    adapter = (LoraAdapter.from_manifest(version.path, version.manifest, "followup_adapter")
-               or LoraAdapter.from_manifest(version.path, version.manifest))
+    """The adapter a version lends to follow-ups, checked."""
+    adapter = LoraAdapter.from_manifest(version.path, version.manifest, _lent_key(version.manifest))
     if adapter is None:
         raise ArtifactError(f"{version.name} has no adapter to answer follow-ups with: pair a fine-tuned version "
                             "(`nl2sparql optimize run --optimizer finetune --followup-mode chat`)")
@@ -39,15 +40,15 @@ def follow_up_adapter(version: Version) -> LoraAdapter:
 
 
 def paired_manifest(first: Version, followup: Version, note: str | None = None) -> dict:
-    """FIRST's manifest, with FOLLOWUP's adapter entry as `followup_adapter` and the chat mode for follow-ups."""
-    entry_key = "followup_adapter" if followup.manifest.get("followup_adapter") else "adapter"
-    entry = {**followup.manifest[entry_key], "file": FOLLOWUP_ADAPTER_FILE, "version": followup.name}
+    """FIRST's manifest, with FOLLOWUP's adapter entry as `followup_adapter` and the chat mode for follow-ups
+    (`write_version` gives it its own name)."""
+    entry = {**followup.manifest[_lent_key(followup.manifest)], "file": FOLLOWUP_ADAPTER_FILE,
+             "version": followup.name}
     settings = {**(first.manifest.get("program_settings") or {}), "followup_mode": "chat"}
     default_note = (f"{first.name}'s program, settings and adapter for every question asked alone and every first "
                     f"turn; {followup.name}'s adapter writes the follow-ups, read as chat turns (followup_mode = "
                     f"chat). dev_scores are {first.name}'s.")
-    return {**{k: v for k, v in first.manifest.items() if k not in _NOT_INHERITED},
-            "parent": first.name, "program_settings": settings, "followup_adapter": entry,
+    return {**first.manifest, "parent": first.name, "program_settings": settings, "followup_adapter": entry,
             "paired": {"first": first.name, "followup": followup.name},
             "created_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "mlflow_run_id": None, "note": note or default_note}
