@@ -107,3 +107,23 @@ def test_artifacts_pair_on_the_command_line(tmp_path, monkeypatch):
     assert out.exit_code == 0 and out.output.startswith("v3: v1 for questions asked alone, v2's adapter")
     out = CliRunner().invoke(main, ["artifacts", "pair", "v1", "v7", "--json"])
     assert out.exit_code == 2 and "unknown version 'v7'" in out.output and versions(root) == ["v1", "v2", "v3"]
+
+
+def test_followup_mode_none_trains_single_questions_only(monkeypatch):
+    """`--followup-mode none` builds a fine-tune with no follow-up examples (the version to pair with another's
+    follow-up adapter); the program it writes keeps the rewrite default."""
+    from nl2sparql.cli import main
+    from nl2sparql.errors import Nl2SparqlError
+    from nl2sparql.optimize.finetune import job
+
+    seen = []
+
+    def stop(config, **_):
+        seen.append(config)
+        raise Nl2SparqlError("stopped before training")
+
+    monkeypatch.setattr(job, "run_finetune", stop)
+    args = ["optimize", "run", "--optimizer", "finetune", "--lm", "local/qwen-0.5b", "--followup-mode"]
+    assert "stopped before training" in CliRunner().invoke(main, [*args, "none"]).output
+    assert "stopped before training" in CliRunner().invoke(main, [*args, "chat"]).output
+    assert [(c.followups, c.followup_mode) for c in seen] == [(False, "rewrite"), (True, "chat")]

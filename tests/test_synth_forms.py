@@ -1,5 +1,5 @@
-"""The generator's word-set forms: lists show what they join as our records do, per-word counts and length
-statistics run on the KB and answer what they ask."""
+"""The generator's word-set forms: lists show what they join as our records do, per-word counts, length
+statistics and ranges, frequent endings and shares run on the KB and answer what they ask."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from nl2sparql.data.synth.text import keeps_slots
 from nl2sparql.kb.guard import check
 from nl2sparql.kb.lint import lint
 
-NEW_FORMS = (*PER_WORD_FORMS, "length_stat", "group_length")
+NEW_FORMS = (*PER_WORD_FORMS, "length_stat", "group_length", "length_range", "ending_top", "share")
 
 
 @pytest.fixture(scope="module")
@@ -78,4 +78,13 @@ def test_per_word_counts_and_length_statistics_answer_what_they_ask(endpoint, ca
                 assert len(keys) == len(set(keys))
             if form == "length_stat" and "MIN(" in candidate.sparql:
                 assert int(result.rows[0][0].value) >= 1
+            if form == "length_range":  # the shortest and the longest, in one row
+                assert 1 <= int(result.rows[0][0].value) <= int(result.rows[0][1].value)
+            if form == "ending_top":  # the commonest endings of n letters first, each named once
+                n = 1 + int(candidate.sparql.split("STRLEN(STR(?italianWord)) - ")[1].split(")")[0])
+                endings, counts = [r[0].value for r in result.rows], [int(r[1].value) for r in result.rows]
+                assert all(len(e) == n for e in endings) and len(set(endings)) == len(endings)
+                assert counts == sorted(counts, reverse=True) and candidate.answer == ("ending",)
+            if form == "share":  # a percentage of the set, counting the words that also have the extra resource
+                assert 0 <= float(result.rows[0][0].value) <= 100 and "BIND(?lemma AS ?covered)" in candidate.sparql
     assert set(kept) == set(NEW_FORMS), kept

@@ -84,7 +84,7 @@ def _forms_for(rules: Rules, chosen: _Set, rng: random.Random) -> list[str]:
     names += ["group", "having"]
     if not chosen.resources:
         names += ["count_all"]
-    names += ["length_stat", "group_length"]
+    names += ["length_stat", "group_length", "length_range", "ending_top"] + (["share"] if missing else [])
     countable = [r for r in chosen.resources if "per_word" in rules.resources[r]]
     if countable:
         chosen.counted = rng.choice(countable)
@@ -224,6 +224,9 @@ def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: lis
     extra_lines: list[str] = []
     if form.get("negate"):
         extra_lines = [form["negate"] + " {", *indent(_block(rules, chosen, chosen.extra, "has")), "}"]
+    elif form.get("share"):  # the words of the set that also have the extra resource, counted against all
+        extra_lines = ["OPTIONAL {", *indent([*_block(rules, chosen, chosen.extra, "has"), "BIND(?lemma AS ?covered)"]),
+                       "}"]
     elif form.get("optional"):
         extra_lines = ["OPTIONAL {", *indent(_block(rules, chosen, chosen.extra, "column")), "}"]
         columns.append(rules.resources[chosen.extra]["column"])
@@ -247,12 +250,17 @@ def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: lis
         counted = rules.resources[chosen.counted]["per_word"]
         slots.update(counted=counted["var"], count_var=counted["count_var"], avg_var=counted["avg_var"],
                      count_it=counted["it"], count_en=counted["en"])
+    if "${n}" in json.dumps(form):  # the length of a written form's ending
+        slots["n"] = rng.choice([2, 3])
+        slots["from_end"] = slots["n"] - 1
+        words.keep.append(str(slots["n"]))
     if "${k}" in json.dumps(form):
         slots["k"] = rng.choice({"having": [1, 2, 3, 5, 10, 20]}.get(form_name, [3, 5, 10]))
         words.keep.append(str(slots["k"]))
     if form_name == "top_polarity":
         slots["dir"], slots["extreme_it"], slots["extreme_en"] = rng.choice(
             [("DESC", "alta", "highest"), ("ASC", "bassa", "lowest")])
+    extra_lines += [fill(line, slots) for line in form.get("bind", ())]
     head = fill(form["select"], slots)
     where = ("ASK {" if form["form"] == "ASK" else head + " WHERE {")
     modifiers = [fill(form["modifiers"], slots)] if form.get("modifiers") else []
@@ -266,6 +274,7 @@ def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: lis
     ranked = ["polarityValue"] if form_name == "top_polarity" else []
     answer = [chosen.group_key] if grouped else ([] if aggregates or form["form"] == "ASK" else
                                                   ["italianWord", *ranked, *columns])
+    answer = list(form.get("answer", answer))
     if form_name == "longest":
         answer.append("length")
     if form_name == "per_word_top":
@@ -288,6 +297,7 @@ def _patterns(rules: Rules, chosen: _Set, form_name: str, form: dict) -> tuple[s
         found.add("pos_filter")
     if chosen.filter_kind:
         found.add("morphology_regex")
+    found |= set(form.get("patterns", ()))
     ranked = form_name in ("polarity_stat", "longest", "top_polarity", "some", "per_word_top")
     if form.get("aggregates") or form.get("grouped") or ranked:
         found.add("counting_grouping")
@@ -334,7 +344,7 @@ class _Words:
 
     def phrases(self, form_name: str) -> dict[str, str]:
         extra = self.rules.resources.get(self.chosen.extra or "", {})
-        if extra and form_name in ("absent", "absent_minus", "count_absent", "optional"):
+        if extra and form_name in ("absent", "absent_minus", "count_absent", "optional", "share"):
             self.keep.append(RESOURCE_SLOTS[self.chosen.extra])
         pick = (lambda key: self.rng.choice(extra[key])) if extra else (lambda key: "")
         return {"neg_it": pick("not_it"), "neg_en": pick("not_en"), "plain_it": pick("has_it"),

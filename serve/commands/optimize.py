@@ -49,9 +49,11 @@ def optimize() -> None:
 @click.option("--compact-prompt", is_flag=True,
               help="finetune: train (and later ask) the generate step with the compact prompt: the task in one "
                    "paragraph, no field descriptions, empty inputs left out (about a third of the tokens).")
-@click.option("--followup-mode", type=click.Choice(["rewrite", "chat", "both"]), default="both", show_default=True,
+@click.option("--followup-mode", type=click.Choice(["rewrite", "chat", "both", "none"]), default="both",
+              show_default=True,
               help="finetune: how the train follow-up chains teach follow-ups: as rewrites into a standalone question, "
-                   "as generate reading the earlier turns itself (ProgramSettings.followup_mode chat), or both.")
+                   "as generate reading the earlier turns itself (ProgramSettings.followup_mode chat), both, or "
+                   "none (single questions only: a version meant for 'artifacts pair' with another's follow-ups).")
 @store_option
 @click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
 def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
@@ -101,7 +103,8 @@ def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_lim
     config = FinetuneConfig(lm=lm or "local/qwen-0.5b", teacher_lm=teacher_lm, train_split=train_split,
                             dev_split=dev_split, train_limit=train_limit, dev_limit=dev_limit, lora=settings,
                             synth=str(synth) if synth else None, synth_ratio=synth_ratio,
-                            compact_prompt=compact_prompt, followup_mode=followup_mode,
+                            compact_prompt=compact_prompt, followups=followup_mode != "none",
+                            followup_mode="rewrite" if followup_mode == "none" else followup_mode,
                             init_from=None if parent == "uncompiled" else parent)
     if resume:
         config = pending_finetune()
