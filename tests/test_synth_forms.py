@@ -4,6 +4,7 @@ statistics and ranges, frequent endings and shares run on the KB and answer what
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -52,12 +53,24 @@ def test_per_word_counts_and_length_statistics_are_composed_and_keep_their_value
     for form in NEW_FORMS:
         assert len(candidates.get(form, [])) >= 5, form
         for candidate in candidates[form]:
-            assert check(candidate.sparql).form == "SELECT" and lint(candidate.sparql) == [], candidate.sparql
+            assert check(candidate.sparql).form == candidate.form and lint(candidate.sparql) == [], candidate.sparql
             assert "counting_grouping" in candidate.patterns
             for question in (candidate.question_it, candidate.question_en):
                 assert keeps_slots(question, list(candidate.slots)), question
     for candidate in candidates["per_word_avg"]:
         assert "GROUP BY ?lemma" in candidate.sparql and candidate.sparql.count("SELECT") == 2
+    assert {c.form for c in candidates["per_word_ask"]} == {"ASK"}
+    ones = [c for c in candidates["per_word_exact"] if "= 1)" in c.sparql]
+    assert ones and all("1" not in c.slots for c in ones)  # "una sola traduzione": the number is in words
+
+
+def _per_word_counts(endpoint, candidate: Candidate) -> tuple[str, int, list[int]]:
+    """The per-word counts the candidate's HAVING filters, read with a query of their own: (op, k, counts)."""
+    var, op, k = re.search(r"HAVING\(COUNT\(DISTINCT \?(\w+)\) ([=>]) (\d+)\)", candidate.sparql).groups()
+    inner = candidate.sparql.split("SELECT ?lemma WHERE {", 1)[1].rsplit("GROUP BY ?lemma", 1)[0]
+    prefixes = candidate.sparql.split("SELECT", 1)[0].split("ASK", 1)[0]
+    query = f"{prefixes}SELECT ?lemma (COUNT(DISTINCT ?{var}) AS ?n) WHERE {{{inner}GROUP BY ?lemma"
+    return op, int(k), [int(row[1].value) for row in endpoint.execute(query).rows]
 
 
 def test_per_word_counts_and_length_statistics_answer_what_they_ask(endpoint, candidates):
@@ -85,6 +98,12 @@ def test_per_word_counts_and_length_statistics_answer_what_they_ask(endpoint, ca
                 endings, counts = [r[0].value for r in result.rows], [int(r[1].value) for r in result.rows]
                 assert all(len(e) == n for e in endings) and len(set(endings)) == len(endings)
                 assert counts == sorted(counts, reverse=True) and candidate.answer == ("ending",)
+            if form in ("per_word_exact", "per_word_ask"):  # what HAVING keeps, checked against the counts
+                op, k, counts = _per_word_counts(endpoint, candidate)
+                if op == "=":
+                    assert int(result.rows[0][0].value) == sum(n == k for n in counts), candidate.sparql
+                else:
+                    assert result.boolean == any(n > k for n in counts), candidate.sparql
             if form == "share":  # a percentage of the set, counting the words that also have the extra resource
                 assert 0 <= float(result.rows[0][0].value) <= 100 and "BIND(?lemma AS ?covered)" in candidate.sparql
     assert set(kept) == set(NEW_FORMS), kept

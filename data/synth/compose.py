@@ -19,7 +19,7 @@ from nl2sparql.data.synth.text import fill, indent, number_it, sentence, with_pr
 ORDER = ("elita", "sentix", "sicilian", "parmigiano", "complit")
 CLASS_SHARE = 0.6  # of the filtered sets with a part of speech, those asked about a word class when the word has one
 LIST_FORMS = {"list", "some", "absent", "absent_minus", "optional", "top_polarity"}
-PER_WORD_FORMS = ("per_word_avg", "per_word_top")
+PER_WORD_FORMS = ("per_word_avg", "per_word_top", "per_word_exact", "per_word_ask")
 
 
 @dataclass
@@ -249,14 +249,18 @@ def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: lis
     if form_name in PER_WORD_FORMS:
         counted = rules.resources[chosen.counted]["per_word"]
         slots.update(counted=counted["var"], count_var=counted["count_var"], avg_var=counted["avg_var"],
-                     count_it=counted["it"], count_en=counted["en"])
+                     count_it=counted["it"], count_en=counted["en"], one_it=counted["one_it"],
+                     one_en=counted["one_en"])
     if "${n}" in json.dumps(form):  # the length of a written form's ending
         slots["n"] = rng.choice([2, 3])
         slots["from_end"] = slots["n"] - 1
         words.keep.append(str(slots["n"]))
+    one = ""
     if "${k}" in json.dumps(form):
-        slots["k"] = rng.choice({"having": [1, 2, 3, 5, 10, 20]}.get(form_name, [3, 5, 10]))
-        words.keep.append(str(slots["k"]))
+        slots["k"] = rng.choice({"having": [1, 2, 3, 5, 10, 20], "per_word_exact": [1, 1, 2, 3],
+                                 "per_word_ask": [2, 3, 5]}.get(form_name, [3, 5, 10]))
+        one = "_one" if slots["k"] == 1 and "it_one" in form else ""  # "una sola traduzione", not "1 traduzioni"
+        words.keep += [] if one else [str(slots["k"])]
     if form_name == "top_polarity":
         slots["dir"], slots["extreme_it"], slots["extreme_en"] = rng.choice(
             [("DESC", "alta", "highest"), ("ASC", "bassa", "lowest")])
@@ -266,7 +270,7 @@ def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: lis
     modifiers = [fill(form["modifiers"], slots)] if form.get("modifiers") else []
     if form.get("inner"):  # a per-word count inside, its statistic outside
         inner = [fill(form["inner"], slots) + " WHERE {", *indent(body + extra_lines), "}",
-                 fill(form["inner_modifiers"], slots)]
+                 *fill(form["inner_modifiers"], slots).split("\n")]
         query = "\n".join([where, *indent(["{", *indent(inner), "}"]), "}", *modifiers])
     else:
         query = "\n".join([where, *indent(body + extra_lines), "}", *modifiers])
@@ -283,8 +287,8 @@ def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: lis
     return Candidate(
         shape=f"set:{form_name}", operator=form["operator"], form=form["form"],
         resources=chosen.resources + ((chosen.extra,) if form.get("negate") or form.get("optional") else ()),
-        sparql=with_prefixes(query), question_it=sentence(fill(rng.choice(form["it"]), words.it(slots))),
-        question_en=sentence(fill(rng.choice(form["en"]), words.en(slots))), patterns=patterns,
+        sparql=with_prefixes(query), question_it=sentence(fill(rng.choice(form[f"it{one}"]), words.it(slots))),
+        question_en=sentence(fill(rng.choice(form[f"en{one}"]), words.en(slots))), patterns=patterns,
         answer=tuple(answer), aggregates=tuple(fill(a, slots) for a in aggregates),
         slots=tuple(chosen.keep + words.keep))
 
@@ -298,6 +302,8 @@ def _patterns(rules: Rules, chosen: _Set, form_name: str, form: dict) -> tuple[s
     if chosen.filter_kind:
         found.add("morphology_regex")
     found |= set(form.get("patterns", ()))
+    if form_name in PER_WORD_FORMS and chosen.counted == "complit":  # senses counted per word
+        found.add("sense_count")
     ranked = form_name in ("polarity_stat", "longest", "top_polarity", "some", "per_word_top")
     if form.get("aggregates") or form.get("grouped") or ranked:
         found.add("counting_grouping")
