@@ -260,7 +260,8 @@ def _candidate(rules: Rules, chosen: _Set, form_name: str, form: dict, body: lis
         slots["k"] = rng.choice({"having": [1, 2, 3, 5, 10, 20], "per_word_exact": [1, 1, 2, 3],
                                  "per_word_ask": [2, 3, 5]}.get(form_name, [3, 5, 10]))
         one = "_one" if slots["k"] == 1 and "it_one" in form else ""  # "una sola traduzione", not "1 traduzioni"
-        words.keep += [] if one else [str(slots["k"])]
+        if not one:
+            words.keep.append(str(slots["k"]))
     if form_name == "top_polarity":
         slots["dir"], slots["extreme_it"], slots["extreme_en"] = rng.choice(
             [("DESC", "alta", "highest"), ("ASC", "bassa", "lowest")])
