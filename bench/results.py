@@ -187,6 +187,8 @@ def load_manifests(bench: Path) -> list[Saved]:
 
 def finetuned_row(manifest: dict) -> list[str]:
     adapter, tried = manifest["adapter"], manifest.get("settings_tried", {})
+    if manifest.get("soup"):
+        return soup_row(manifest)
     training = adapter["training"]
     dev = " / ".join(f"{tried[k]['execution_accuracy']:.3f}" if k in tried else "–"
                      for k in ("without_demos", "with_demos"))
@@ -196,6 +198,16 @@ def finetuned_row(manifest: dict) -> list[str]:
             recipe(training), f"{training['tokens']:,}",
             f"{training['seconds']:,.0f}", f"{training['examples_per_second']:.2f}",
             f"{training['first_loss']:.2f} → {training['final_loss']:.2f}", f"{dev} ({questions})",
+            str(manifest.get("program_settings", {}).get("candidates", 0))]
+
+
+def soup_row(manifest: dict) -> list[str]:
+    """A version made by `nl2sparql optimize soup`: no training of its own, the mean of other versions' adapters."""
+    adapter = manifest["adapter"]
+    mixed = " + ".join(f"{m['version']} × {m['weight']:g}" for m in manifest["soup"])
+    return [manifest["version"], manifest.get("parent") or "–", f"`{manifest['lm']}`",
+            f"`{adapter['sha256'][:8]}`, {adapter['size'] / 1e6:.1f} MB, rank {adapter['rank']}",
+            f"adapter soup: {mixed}", "–", "–", "–", "–", "–",
             str(manifest.get("program_settings", {}).get("candidates", 0))]
 
 

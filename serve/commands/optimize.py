@@ -121,3 +121,27 @@ def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_lim
                 "prompt_tokens_per_question", "p50_seconds"):
         table.add_row(key, *(f"{scores.get(key, 0.0):.3f}" for scores in tried.values()))
     make_console().print(table)
+
+
+@optimize.command("soup")
+@click.argument("versions", nargs=-1, required=True)
+@click.option("--weights", default=None, help="One weight per version, summing to 1 (default: equal).")
+@click.option("--note", default=None, help="The new manifest's note (default: the versions and weights).")
+@click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
+def optimize_soup(versions: tuple[str, ...], weights: str | None, note: str | None, as_json: bool) -> None:
+    """A new version whose adapter is the weighted mean of VERSIONS' fine-tuned adapters (nothing is retrained).
+
+    \b
+    The mean of LoRA updates is written exactly as one adapter of their summed rank; the new version keeps the
+    first version's program, settings and follow-up adapter. The adapters must share one base model and prompt.
+    Score it before shipping: python bench/eval.py --versions vA,vNEW --splits dev
+    Example: nl2sparql optimize soup v11 v16
+    """
+    from nl2sparql.optimize.finetune.soup import parse_weights, soup_versions
+
+    version = soup_versions(list(versions), parse_weights(weights, len(versions)), note=note)
+    if as_json:
+        click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
+        return
+    mixed = " + ".join(f"{m['version']} × {m['weight']:g}" for m in version.manifest["soup"])
+    click.echo(f"{version.name}: adapter soup {mixed}, rank {version.manifest['adapter']['rank']} ({version.path})")
