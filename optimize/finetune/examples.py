@@ -38,11 +38,13 @@ def training_records(records: Iterable[Record], split: str = "train") -> list[Re
 
 
 def build_examples(program, records: list[Record], *, answer_sparql: Callable[[str], str] | None = None,
-                   on_example: Callable[[int, int], None] | None = None) -> list[TrainExample]:
-    """One example per wording of each record, its prompt made by `program.generate_messages`."""
+                   on_example: Callable[[int, int], None] | None = None,
+                   wordings_of: Callable[[Record], list[tuple[str, str]]] = Record.questions) -> list[TrainExample]:
+    """One example per wording of each record (`wordings_of`: all of them unless told), its prompt made by
+    `program.generate_messages`."""
     if any(r.split in HELD_OUT_SPLITS for r in records):
         raise DatasetError("fine-tuning examples may only come from the train split")
-    wordings = [(record, language, text) for record in records for language, text in record.questions()]
+    wordings = [(record, language, text) for record in records for language, text in wordings_of(record)]
     examples = []
     for index, (record, language, question) in enumerate(wordings, 1):
         messages = program.generate_messages(question, exclude_ids=(record.id,))

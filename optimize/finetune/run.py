@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
+from nl2sparql.data.dataset import Record
 from nl2sparql.errors import LMConfigError, Nl2SparqlError
 from nl2sparql.modules.program import ProgramSettings, without_prefix_lines
 from nl2sparql.optimize.finetune.examples import TrainExample, build_examples, training_records
@@ -36,6 +37,7 @@ class FinetuneConfig:
     lora: LoraSettings = LoraSettings()
     synth: str | None = None  # a `data synth` folder or JSONL file whose pairs join the train examples
     synth_ratio: float = 1.0  # synthetic pairs per curated train record
+    synth_wordings: str = "both"  # every wording of a synthetic pair, or "one" language per pair in turn
     compact_prompt: bool = False  # generate asked in the compact format (modules/compact.py), trained and run so
     init_from: str | None = None  # a version whose adapter training starts from (same base model and rank)
 
@@ -74,11 +76,12 @@ def make_examples(config: FinetuneConfig, program, records, teacher=None,
     answer = None if config.answer_prefixes else without_prefix_lines
     examples = build_examples(program, chosen, answer_sparql=answer, on_example=on_example)
     if config.synth:
-        from nl2sparql.optimize.finetune.synth import synth_records
+        from nl2sparql.optimize.finetune.synth import one_language_each, synth_records
 
         pairs = synth_records(Path(config.synth), list(records), round(config.synth_ratio * len(chosen)))
-        examples += [replace(e, source="synth")
-                     for e in build_examples(program, pairs, answer_sparql=answer, on_example=on_example)]
+        wordings = one_language_each(pairs) if config.synth_wordings == "one" else Record.questions
+        examples += [replace(e, source="synth") for e in build_examples(program, pairs, answer_sparql=answer,
+                                                                         on_example=on_example, wordings_of=wordings)]
     if config.followups and config.train_split == "train":
         from nl2sparql.data.chains import load_chains
         from nl2sparql.optimize.finetune.followups import chain_examples

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Callable
 
 from nl2sparql.data.check import normalise_sparql
 from nl2sparql.data.dataset import Record, read_jsonl
@@ -20,6 +21,13 @@ def synth_records(path: Path, records: list[Record], count: int) -> list[Record]
     held_out = _held_out(records)
     usable = [p for p in read_jsonl(file) if p.split == "train" and normalise_sparql(p.sparql) not in held_out]
     return usable[:count]
+
+
+def one_language_each(pairs: list[Record]) -> Callable[[Record], list[tuple[str, str]]]:
+    """The wordings of one language per pair, Italian and English in turn (the pair's paraphrases in that
+    language too): for the tokens of one pair in both languages, two pairs, so twice the shapes."""
+    language = {pair.id: ("it", "en")[index % 2] for index, pair in enumerate(pairs)}
+    return lambda record: [(lang, text) for lang, text in record.questions() if lang == language[record.id]]
 
 
 def synth_manifest(path: Path) -> dict:

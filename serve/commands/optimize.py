@@ -46,6 +46,9 @@ def optimize() -> None:
               help="finetune: a 'data synth' folder or JSONL whose pairs join the train examples.")
 @click.option("--synth-ratio", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="finetune: synthetic pairs per curated train record.")
+@click.option("--synth-wordings", type=click.Choice(["both", "one"]), default="both", show_default=True,
+              help="finetune: every wording of each synthetic pair (Italian, English, paraphrases), or one language "
+                   "per pair, Italian and English in turn (twice the pairs for the same tokens).")
 @click.option("--compact-prompt", is_flag=True,
               help="finetune: train (and later ask) the generate step with the compact prompt: the task in one "
                    "paragraph, no field descriptions, empty inputs left out (about a third of the tokens).")
@@ -59,8 +62,8 @@ def optimize() -> None:
 def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
                  budget: str, seed: int, threads: int, train_limit: int | None, dev_limit: int | None,
                  val_limit: int, parent: str, resume: bool, tracking_uri: str | None, rank: int, learning_rate: float,
-                 epochs: int, device: str, synth: Path | None, synth_ratio: float, compact_prompt: bool,
-                 followup_mode: str, store_path: Path | None, as_json: bool) -> None:
+                 epochs: int, device: str, synth: Path | None, synth_ratio: float, synth_wordings: str,
+                 compact_prompt: bool, followup_mode: str, store_path: Path | None, as_json: bool) -> None:
     """Compile, score parent and compiled program on dev side by side, and write a new version.
 
     \b
@@ -74,7 +77,7 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
     if optimizer == "finetune":
         _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
                   learning_rate, epochs, device, store_path, as_json, synth, synth_ratio, compact_prompt, followup_mode,
-                  parent)
+                  parent, synth_wordings)
         return
 
     config = CompileConfig(optimizer=optimizer, lm=lm, teacher_lm=teacher_lm, train_split=train_split,
@@ -93,7 +96,7 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
 
 def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
               learning_rate, epochs, device, store_path, as_json, synth=None, synth_ratio=1.0,
-              compact_prompt=False, followup_mode="both", parent="uncompiled") -> None:
+              compact_prompt=False, followup_mode="both", parent="uncompiled", synth_wordings="both") -> None:
     from nl2sparql.optimize.finetune.job import pending_finetune, run_finetune
     from nl2sparql.optimize.finetune.lora import LoraSettings
     from nl2sparql.optimize.finetune.run import FinetuneConfig
@@ -102,7 +105,7 @@ def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_lim
                             device=device)
     config = FinetuneConfig(lm=lm or "local/qwen-0.5b", teacher_lm=teacher_lm, train_split=train_split,
                             dev_split=dev_split, train_limit=train_limit, dev_limit=dev_limit, lora=settings,
-                            synth=str(synth) if synth else None, synth_ratio=synth_ratio,
+                            synth=str(synth) if synth else None, synth_ratio=synth_ratio, synth_wordings=synth_wordings,
                             compact_prompt=compact_prompt, followups=followup_mode != "none",
                             followup_mode="rewrite" if followup_mode == "none" else followup_mode,
                             init_from=None if parent == "uncompiled" else parent)
