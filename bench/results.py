@@ -31,6 +31,7 @@ from urllib.parse import quote
 from nl2sparql.eval.scoring.scored import percentile
 from nl2sparql.eval.stats import mcnemar_exact, paired_bootstrap_ci
 from nl2sparql.files import write_text_atomic
+from nl2sparql.optimize.finetune.soup import describe_soup
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from turn_tables import bounded_table, followup_table, newest, patterns_table, table  # noqa: E402
@@ -204,10 +205,9 @@ def finetuned_row(manifest: dict) -> list[str]:
 def soup_row(manifest: dict) -> list[str]:
     """A version made by `nl2sparql optimize soup`: no training of its own, the mean of other versions' adapters."""
     adapter = manifest["adapter"]
-    mixed = " + ".join(f"{m['version']} × {m['weight']:g}" for m in manifest["soup"])
     return [manifest["version"], manifest.get("parent") or "–", f"`{manifest['lm']}`",
             f"`{adapter['sha256'][:8]}`, {adapter['size'] / 1e6:.1f} MB, rank {adapter['rank']}",
-            f"adapter soup: {mixed}", "–", "–", "–", "–", "–",
+            f"adapter soup: {describe_soup(manifest['soup'])}", "–", "–", "–", "–", "–",
             str(manifest.get("program_settings", {}).get("candidates", 0))]
 
 

@@ -70,6 +70,11 @@ def cue_families(text: str, language: str) -> frozenset[str]:
 def in_language(text: str, language: str) -> bool:
     """False when the wording has more common words of the other language than of its own."""
     words = re.findall(r"[^\W\d_]+", text.lower())
-    own, other = (sum(word in set(_cues()["language"][lang]) for word in words)
+    own, other = (sum(word in _common_words(lang) for word in words)
                   for lang in (language, "en" if language == "it" else "it"))
     return own >= other
+
+
+@cache
+def _common_words(language: str) -> frozenset[str]:
+    return frozenset(_cues()["language"][language])

@@ -44,6 +44,11 @@ def soup_tensors(adapters: Sequence[AdapterTensors], weights: Sequence[float]) -
     return AdapterTensors(tensors, float(rank), rank)
 
 
+def describe_soup(mixed: list[dict]) -> str:
+    """A manifest's `soup` entry in words: `v11 × 0.5 + v16 × 0.5`."""
+    return " + ".join(f"{m['version']} × {m['weight']:g}" for m in mixed)
+
+
 def parse_weights(text: str | None, count: int) -> list[float]:
     """`0.5,0.5` → [0.5, 0.5]; none given: equal weights. They must be positive and sum to 1."""
     if not text:
@@ -73,8 +78,7 @@ def _prompt(version: Version) -> bool:
 
 def soup_manifest(first: Version, adapter_entry: dict, mixed: list[dict], note: str | None) -> dict:
     """FIRST's manifest with the soup as its adapter (`write_version` gives it its own name)."""
-    parts = " + ".join(f"{m['version']} × {m['weight']:g}" for m in mixed)
-    default_note = (f"adapter soup {parts}: the weighted mean of their LoRA updates as one adapter of rank "
+    default_note = (f"adapter soup {describe_soup(mixed)}: the weighted mean of their LoRA updates as one adapter of rank "
                     f"{adapter_entry['rank']}; {first.name}'s program and settings. dev_scores are {first.name}'s.")
     manifest = {**first.manifest, "parent": first.name, "adapter": adapter_entry, "soup": mixed,
                 "created_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -89,7 +93,7 @@ def soup_versions(names: Sequence[str], weights: Sequence[float] | None = None, 
     root = root or artifact_root()
     if len(names) < 2 or len(set(names)) != len(names):
         raise ArtifactError("a soup mixes two different versions or more")
-    weights = list(weights) if weights is not None else [1.0 / len(names)] * len(names)
+    weights = list(weights) if weights is not None else parse_weights(None, len(names))
     opened = [_adapter_of(name, root) for name in names]
     (first, own), others = opened[0], opened[1:]
     for version, adapter in others:

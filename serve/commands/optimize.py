@@ -140,11 +140,10 @@ def optimize_soup(versions: tuple[str, ...], weights: str | None, note: str | No
     Score it before shipping: python bench/eval.py --versions vA,vNEW --splits dev
     Example: nl2sparql optimize soup v11 v16
     """
-    from nl2sparql.optimize.finetune.soup import parse_weights, soup_versions
+    from nl2sparql.optimize.finetune.soup import describe_soup, parse_weights, soup_versions
 
     version = soup_versions(list(versions), parse_weights(weights, len(versions)), note=note)
     if as_json:
         click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
         return
-    mixed = " + ".join(f"{m['version']} × {m['weight']:g}" for m in version.manifest["soup"])
-    click.echo(f"{version.name}: adapter soup {mixed}, rank {version.manifest['adapter']['rank']} ({version.path})")
+    click.echo(f"{version.name}: adapter soup {describe_soup(version.manifest['soup'])}, rank {version.manifest['adapter']['rank']} ({version.path})")
