@@ -364,3 +364,19 @@ def test_train_follow_up_chains_give_rewrite_and_generate_examples_and_no_other_
                for e in examples if e.source == "gold")
     with pytest.raises(DatasetError, match="train chains"):
         chain_examples(program, [c for c in chains if c.split == "test"][:1])
+
+
+def test_resume_without_an_optimizer_continues_whichever_job_was_interrupted(tmp_path):
+    from nl2sparql.errors import Nl2SparqlError
+    from nl2sparql.optimize.finetune.job import PENDING
+    from nl2sparql.optimize.finetune.run import FINETUNE_DIR
+    from nl2sparql.optimize.run import PENDING as COMPILE_PENDING
+    from nl2sparql.serve.commands.optimize import interrupted_job
+
+    assert interrupted_job(tmp_path) == "bootstrap"  # nothing recorded: the compile's own "nothing to resume"
+    (tmp_path / FINETUNE_DIR).mkdir()
+    (tmp_path / FINETUNE_DIR / PENDING).write_text("{}")
+    assert interrupted_job(tmp_path) == "finetune"
+    (tmp_path / COMPILE_PENDING).write_text("{}")
+    with pytest.raises(Nl2SparqlError, match="--optimizer finetune or --optimizer bootstrap"):
+        interrupted_job(tmp_path)

@@ -18,9 +18,10 @@ def optimize() -> None:
 
 @optimize.command("run")
 @click.option("--optimizer", type=click.Choice(["bootstrap", "random-search", "mipro", "gepa", "finetune"]),
-              default="bootstrap", show_default=True,
-              help="DSPy optimizer: few-shot bootstrap, bootstrap + random search, MIPROv2, GEPA; or finetune: a LoRA "
-                   "adapter for the local model's generate step, trained on the train split (CPU by default).")
+              default=None,
+              help="DSPy optimizer: few-shot bootstrap (the default), bootstrap + random search, MIPROv2, GEPA; or "
+                   "finetune: a LoRA adapter for the local model's generate step, trained on the train split (CPU by "
+                   "default). With --resume and no --optimizer: whichever job was interrupted.")
 @click.option("--lm", default=None, help="Student model (default local/qwen-1.5b; any litellm id).")
 @click.option("--teacher-lm", "--reflection-lm", "teacher_lm", default=None,
               help="Teacher for bootstrapping, or reflection LM for GEPA (default: the student).")
@@ -35,8 +36,9 @@ def optimize() -> None:
               help="MIPRO/GEPA: choose among candidates on the next N train records (never on dev).")
 @click.option("--from", "parent", default="uncompiled", show_default=True,
               help="Version to start from (finetune: a fine-tuned version whose adapter training continues).")
-@click.option("--resume", is_flag=True, help="Re-run the interrupted compile with its settings; LM calls it already "
-                                             "made come from DSPy's cache.")
+@click.option("--resume", is_flag=True, help="Continue the interrupted compile or fine-tune with its settings: a "
+                                             "fine-tune from its last checkpoint, a compile with the LM calls it "
+                                             "made answered from DSPy's cache.")
 @click.option("--tracking-uri", default=None, help=f"MLflow tracking URI (default: sqlite under ${HOME_ENV}).")
 @click.option("--rank", type=int, default=16, show_default=True, help="finetune: LoRA rank (alpha is twice it).")
 @click.option("--learning-rate", type=float, default=3e-4, show_default=True, help="finetune: AdamW learning rate.")
@@ -59,7 +61,7 @@ def optimize() -> None:
                    "none (single questions only: a version meant for 'artifacts pair' with another's follow-ups).")
 @store_option
 @click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
-def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
+def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
                  budget: str, seed: int, threads: int, train_limit: int | None, dev_limit: int | None,
                  val_limit: int, parent: str, resume: bool, tracking_uri: str | None, rank: int, learning_rate: float,
                  epochs: int, device: str, synth: Path | None, synth_ratio: float, synth_wordings: str,
@@ -74,6 +76,7 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
     from nl2sparql.optimize.compile import CompileConfig
     from nl2sparql.optimize.run import pending_config, run_compile, side_by_side
 
+    optimizer = optimizer or (interrupted_job() if resume else "bootstrap")
     if optimizer == "finetune":
         _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
                   learning_rate, epochs, device, store_path, as_json, synth, synth_ratio, compact_prompt, followup_mode,
@@ -92,6 +95,22 @@ def optimize_run(optimizer: str, lm: str | None, teacher_lm: str | None, train_s
         click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
         return
     make_console().print(side_by_side(result, config.parent, version.name, version.path))
+
+
+def interrupted_job(root: Path | None = None) -> str:
+    """'finetune' or 'bootstrap': which kind of job `--resume` without `--optimizer` continues."""
+    from nl2sparql.artifacts.store import artifact_root
+    from nl2sparql.errors import Nl2SparqlError
+    from nl2sparql.optimize.finetune.job import PENDING as FINETUNE_PENDING
+    from nl2sparql.optimize.finetune.run import FINETUNE_DIR
+    from nl2sparql.optimize.run import PENDING as COMPILE_PENDING
+
+    root = root or artifact_root()
+    finetune = (root / FINETUNE_DIR / FINETUNE_PENDING).exists()
+    if finetune and (root / COMPILE_PENDING).exists():
+        raise Nl2SparqlError("both a compile and a fine-tune were interrupted; say which to resume with "
+                             "--optimizer finetune or --optimizer bootstrap")
+    return "finetune" if finetune else "bootstrap"
 
 
 def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
