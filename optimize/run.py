@@ -23,6 +23,21 @@ def pending_config(root: Path | None = None) -> CompileConfig:
     return CompileConfig(**data)
 
 
+def interrupted_job(root: Path | None = None) -> str:
+    """'finetune' or 'bootstrap' (a compile, whose settings name its optimizer): what `--resume` without
+    `--optimizer` continues."""
+    from nl2sparql.optimize.finetune.job import pending_path
+
+    root = root or artifact_root()
+    finetune, compile_ = pending_path(root).exists(), (root / PENDING).exists()
+    if finetune and compile_:
+        raise Nl2SparqlError("both a compile and a fine-tune were interrupted; say which to resume with "
+                             "--optimizer finetune or --optimizer bootstrap")
+    if not (finetune or compile_):
+        raise Nl2SparqlError("nothing to resume: no interrupted compile or fine-tune was recorded")
+    return "finetune" if finetune else "bootstrap"
+
+
 def run_compile(config: CompileConfig, *, store: Path | None = None, tracking_uri: str | None = None,
                 console=None, lm_object=None, teacher_object=None, root: Path | None = None,
                 program_settings=None):

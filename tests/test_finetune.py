@@ -370,13 +370,15 @@ def test_resume_without_an_optimizer_continues_whichever_job_was_interrupted(tmp
     from nl2sparql.errors import Nl2SparqlError
     from nl2sparql.optimize.finetune.job import PENDING
     from nl2sparql.optimize.finetune.run import FINETUNE_DIR
-    from nl2sparql.optimize.run import PENDING as COMPILE_PENDING
-    from nl2sparql.serve.commands.optimize import interrupted_job
+    from nl2sparql.optimize.run import PENDING as COMPILE_PENDING, interrupted_job
 
-    assert interrupted_job(tmp_path) == "bootstrap"  # nothing recorded: the compile's own "nothing to resume"
+    with pytest.raises(Nl2SparqlError, match="nothing to resume: no interrupted compile or fine-tune"):
+        interrupted_job(tmp_path)
+    (tmp_path / COMPILE_PENDING).write_text("{}")
+    assert interrupted_job(tmp_path) == "bootstrap"  # the compile's settings name its optimizer
     (tmp_path / FINETUNE_DIR).mkdir()
     (tmp_path / FINETUNE_DIR / PENDING).write_text("{}")
-    assert interrupted_job(tmp_path) == "finetune"
-    (tmp_path / COMPILE_PENDING).write_text("{}")
     with pytest.raises(Nl2SparqlError, match="--optimizer finetune or --optimizer bootstrap"):
         interrupted_job(tmp_path)
+    (tmp_path / COMPILE_PENDING).unlink()
+    assert interrupted_job(tmp_path) == "finetune"

@@ -15,9 +15,14 @@ from nl2sparql.optimize.finetune.run import (FINETUNE_DIR, FinetuneConfig, check
 PENDING = "pending.json"
 
 
+def pending_path(root: Path | None = None) -> Path:
+    """Where an interrupted fine-tune's settings wait for --resume."""
+    return (root or artifact_root()) / FINETUNE_DIR / PENDING
+
+
 def pending_finetune(root: Path | None = None) -> FinetuneConfig:
     """The settings of the interrupted fine-tune, for --resume."""
-    path = (root or artifact_root()) / FINETUNE_DIR / PENDING
+    path = pending_path(root)
     if not path.exists():
         raise Nl2SparqlError("nothing to resume: no interrupted fine-tune was recorded")
     try:

@@ -78,8 +78,9 @@ def _prompt(version: Version) -> bool:
 
 def soup_manifest(first: Version, adapter_entry: dict, mixed: list[dict], note: str | None) -> dict:
     """FIRST's manifest with the soup as its adapter (`write_version` gives it its own name)."""
-    default_note = (f"adapter soup {describe_soup(mixed)}: the weighted mean of their LoRA updates as one adapter of rank "
-                    f"{adapter_entry['rank']}; {first.name}'s program and settings. dev_scores are {first.name}'s.")
+    default_note = (f"adapter soup {describe_soup(mixed)}: the weighted mean of their LoRA updates as one adapter "
+                    f"of rank {adapter_entry['rank']}; {first.name}'s program and settings. "
+                    f"dev_scores are {first.name}'s.")
     manifest = {**first.manifest, "parent": first.name, "adapter": adapter_entry, "soup": mixed,
                 "created_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                 "mlflow_run_id": None, "note": note or default_note}

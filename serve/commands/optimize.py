@@ -74,7 +74,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
     nl2sparql optimize run --optimizer finetune --lm local/qwen-0.5b      # ~1 h on 2 cores; Ctrl-C, then --resume
     """
     from nl2sparql.optimize.compile import CompileConfig
-    from nl2sparql.optimize.run import pending_config, run_compile, side_by_side
+    from nl2sparql.optimize.run import interrupted_job, pending_config, run_compile, side_by_side
 
     optimizer = optimizer or (interrupted_job() if resume else "bootstrap")
     if optimizer == "finetune":
@@ -95,22 +95,6 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
         click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
         return
     make_console().print(side_by_side(result, config.parent, version.name, version.path))
-
-
-def interrupted_job(root: Path | None = None) -> str:
-    """'finetune' or 'bootstrap': which kind of job `--resume` without `--optimizer` continues."""
-    from nl2sparql.artifacts.store import artifact_root
-    from nl2sparql.errors import Nl2SparqlError
-    from nl2sparql.optimize.finetune.job import PENDING as FINETUNE_PENDING
-    from nl2sparql.optimize.finetune.run import FINETUNE_DIR
-    from nl2sparql.optimize.run import PENDING as COMPILE_PENDING
-
-    root = root or artifact_root()
-    finetune = (root / FINETUNE_DIR / FINETUNE_PENDING).exists()
-    if finetune and (root / COMPILE_PENDING).exists():
-        raise Nl2SparqlError("both a compile and a fine-tune were interrupted; say which to resume with "
-                             "--optimizer finetune or --optimizer bootstrap")
-    return "finetune" if finetune else "bootstrap"
 
 
 def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
@@ -165,4 +149,5 @@ def optimize_soup(versions: tuple[str, ...], weights: str | None, note: str | No
     if as_json:
         click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
         return
-    click.echo(f"{version.name}: adapter soup {describe_soup(version.manifest['soup'])}, rank {version.manifest['adapter']['rank']} ({version.path})")
+    click.echo(f"{version.name}: adapter soup {describe_soup(version.manifest['soup'])}, "
+               f"rank {version.manifest['adapter']['rank']} ({version.path})")
