@@ -14,8 +14,13 @@ from nl2sparql.optimize.compile import CompileConfig, CompileResult, compile_pro
 PENDING = ".pending-compile.json"
 
 
+def pending_compile_path(root: Path | None = None) -> Path:
+    """Where an interrupted compile's settings wait for --resume."""
+    return (root or artifact_root()) / PENDING
+
+
 def pending_config(root: Path | None = None) -> CompileConfig:
-    path = (root or artifact_root()) / PENDING
+    path = pending_compile_path(root)
     if not path.exists():
         raise Nl2SparqlError("nothing to resume: no interrupted compile was recorded")
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -28,8 +33,7 @@ def interrupted_job(root: Path | None = None) -> str:
     `--optimizer` continues."""
     from nl2sparql.optimize.finetune.job import pending_path
 
-    root = root or artifact_root()
-    finetune, compile_ = pending_path(root).exists(), (root / PENDING).exists()
+    finetune, compile_ = pending_path(root).exists(), pending_compile_path(root).exists()
     if finetune and compile_:
         raise Nl2SparqlError("both a compile and a fine-tune were interrupted; say which to resume with "
                              "--optimizer finetune or --optimizer bootstrap")
@@ -49,7 +53,7 @@ def run_compile(config: CompileConfig, *, store: Path | None = None, tracking_ur
 
     root = root or artifact_root()
     root.mkdir(parents=True, exist_ok=True)
-    pending = root / PENDING
+    pending = pending_compile_path(root)
     write_text_atomic(pending, json.dumps({k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(config).items()}))
     lm = lm_object or resolve_lm(config.lm, cache=True)
     teacher = teacher_object or (resolve_lm(config.teacher_lm, cache=True) if config.teacher_lm else None)

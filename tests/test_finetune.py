@@ -368,17 +368,16 @@ def test_train_follow_up_chains_give_rewrite_and_generate_examples_and_no_other_
 
 def test_resume_without_an_optimizer_continues_whichever_job_was_interrupted(tmp_path):
     from nl2sparql.errors import Nl2SparqlError
-    from nl2sparql.optimize.finetune.job import PENDING
-    from nl2sparql.optimize.finetune.run import FINETUNE_DIR
-    from nl2sparql.optimize.run import PENDING as COMPILE_PENDING, interrupted_job
+    from nl2sparql.optimize.finetune.job import pending_path
+    from nl2sparql.optimize.run import interrupted_job, pending_compile_path
 
     with pytest.raises(Nl2SparqlError, match="nothing to resume: no interrupted compile or fine-tune"):
         interrupted_job(tmp_path)
-    (tmp_path / COMPILE_PENDING).write_text("{}")
+    pending_compile_path(tmp_path).write_text("{}")
     assert interrupted_job(tmp_path) == "bootstrap"  # the compile's settings name its optimizer
-    (tmp_path / FINETUNE_DIR).mkdir()
-    (tmp_path / FINETUNE_DIR / PENDING).write_text("{}")
+    pending_path(tmp_path).parent.mkdir()
+    pending_path(tmp_path).write_text("{}")
     with pytest.raises(Nl2SparqlError, match="--optimizer finetune or --optimizer bootstrap"):
         interrupted_job(tmp_path)
-    (tmp_path / COMPILE_PENDING).unlink()
+    pending_compile_path(tmp_path).unlink()
     assert interrupted_job(tmp_path) == "finetune"
