@@ -11,6 +11,7 @@ from nl2sparql.serve.commands.artifacts import artifacts
 from nl2sparql.serve.commands.ask import ask_command, retrieve_command
 from nl2sparql.serve.commands.chat import chat_command
 from nl2sparql.serve.commands.data import data
+from nl2sparql.serve.commands.doctor import doctor_command
 from nl2sparql.serve.commands.eval import eval_group
 from nl2sparql.serve.commands.kb import kb
 from nl2sparql.serve.commands.optimize import optimize
@@ -46,11 +47,12 @@ def main(debug: bool) -> None:
     nl2sparql eval compare zero-shot latest       compare versions on the test split
     nl2sparql artifacts list                      the compiled versions
     nl2sparql mcp serve / nl2sparql web           tools for assistants, a page for people
+    nl2sparql doctor                              check the installation when something is wrong
     """
 
 
 for command in (kb, data, retrieve_command, ask_command, chat_command, artifacts, optimize, eval_group, mcp,
-                web_command):
+                web_command, doctor_command):
     main.add_command(command)
 
 

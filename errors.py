@@ -38,6 +38,10 @@ class LMConfigError(Nl2SparqlError):
     """A language model cannot be set up: unknown name, missing API key, missing local weights."""
 
 
+class ModelCrashed(LMConfigError):
+    """A local model loads but dies (a crash inside llama.cpp) when it generates on this machine."""
+
+
 class ArtifactError(Nl2SparqlError):
     """A compiled program cannot be found or loaded: unknown version, corrupt manifest, incompatible save."""
 

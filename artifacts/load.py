@@ -2,29 +2,34 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+from typing import Any, Mapping
 
 from nl2sparql.kb.endpoint import EndpointConfig
 from nl2sparql.modules.program import NL2SPARQL, ProgramSettings
 from nl2sparql.modules.runtime import Runtime, RuntimeConfig
 
+
 def load(version: str = "latest", *, lm: str | None = None, endpoint_url: str | None = None,
-         store: Path | None = None, settings: ProgramSettings | None = None, lm_object=None,
-         runtime: Runtime | None = None) -> NL2SPARQL:
+         store: Path | None = None, settings: ProgramSettings | None = None,
+         overrides: Mapping[str, Any] | None = None, lm_object=None, runtime: Runtime | None = None) -> NL2SPARQL:
     """The program for `version` ("latest", "vN", a tag, or "uncompiled"), bound to its own LM.
 
+    Every entry point (ask, chat, the web page, MCP, eval, Python) builds its program here, so each runs the
+    version with the settings it was compiled or fine-tuned with. `overrides` changes named settings of those
+    (`{"deadline_s": 30}`); `settings` replaces them all (the eval's zero-shot and static-rag baselines).
     With no compiled version of your own, "latest" is the version the package ships. `lm` is a model string
     (`local/qwen-1.5b` by default, or any litellm id); `endpoint_url` a remote SPARQL endpoint instead of the
     embedded store; `lm_object` an LM object in place of `lm`; `runtime` one already open (then `endpoint_url`
-    and `store` are its own). Nothing is loaded
-    until the first question.
+    and `store` are its own). Nothing is loaded until the first question.
     """
     from nl2sparql.artifacts.store import resolve_version
 
     found = resolve_version(version)
     return _build(found.program_file if found else None, found.manifest if found else {}, lm=lm,
-                  endpoint_url=endpoint_url, store=store, settings=settings, lm_object=lm_object, runtime=runtime,
-                  name=found.name if found else "uncompiled")
+                  endpoint_url=endpoint_url, store=store, settings=settings, overrides=overrides,
+                  lm_object=lm_object, runtime=runtime, name=found.name if found else "uncompiled")
 
 
 def load_from_folder(folder: Path, **options) -> NL2SPARQL:
@@ -38,8 +43,6 @@ def load_from_folder(folder: Path, **options) -> NL2SPARQL:
 
 def manifest_settings(manifest: dict) -> ProgramSettings | None:
     """The program settings a version was compiled with (a fine-tuned one: how much context it is shown)."""
-    import dataclasses
-
     data = manifest.get("program_settings")
     if not isinstance(data, dict):
         return None
@@ -47,9 +50,25 @@ def manifest_settings(manifest: dict) -> ProgramSettings | None:
     return ProgramSettings(**{k: v for k, v in data.items() if k in known})
 
 
+def effective_settings(manifest: dict, settings: ProgramSettings | None = None,
+                       overrides: Mapping[str, Any] | None = None) -> ProgramSettings:
+    """What a program runs with: `settings` if given, else the version's own, with `overrides` applied."""
+    base = settings or manifest_settings(manifest) or ProgramSettings()
+    if not overrides:
+        return base
+    known = {f.name for f in dataclasses.fields(ProgramSettings)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        from nl2sparql.errors import Nl2SparqlError
+
+        raise Nl2SparqlError(f"unknown program setting {', '.join(unknown)}: choose among {', '.join(sorted(known))}")
+    return dataclasses.replace(base, **overrides)
+
+
 def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoint_url: str | None = None,
-           store: Path | None = None, settings: ProgramSettings | None = None, lm_object=None,
-           runtime: Runtime | None = None, name: str = "uncompiled") -> NL2SPARQL:
+           store: Path | None = None, settings: ProgramSettings | None = None,
+           overrides: Mapping[str, Any] | None = None, lm_object=None, runtime: Runtime | None = None,
+           name: str = "uncompiled") -> NL2SPARQL:
     from nl2sparql.modules.adapter import LoraAdapter
     from nl2sparql.modules.lm import adapter_lm, resolve_lm
 
@@ -66,8 +85,9 @@ def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoin
         if adapter is not None:
             adapter.check_base(lm)
             lm_object = adapter_lm(adapter, cache=cache)
+    program_settings = effective_settings(manifest, settings, overrides)  # a bad override fails before anything opens
     runtime = runtime or Runtime(RuntimeConfig(endpoint=EndpointConfig(url=endpoint_url, store_path=store)))
-    program = NL2SPARQL(settings or manifest_settings(manifest), runtime, version=name, manifest=manifest)
+    program = NL2SPARQL(program_settings, runtime, version=name, manifest=manifest)
     if state is not None:
         try:
             program.load(str(state))

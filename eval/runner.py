@@ -138,9 +138,9 @@ class _Run:
         from nl2sparql.eval.scoring.gold import GoldCache
 
         program_version = "uncompiled" if version in PSEUDO_VERSIONS else version
-        program = load(program_version, endpoint_url=endpoint_url, store=store, lm_object=lm_object, settings=settings)
-        if deadline is not None:  # before the report's key is made: the settings are part of it
-            program.settings = dataclasses.replace(program.settings, deadline_s=deadline or None)
+        # A deadline is set before the report's key is made: the settings are part of it.
+        program = load(program_version, endpoint_url=endpoint_url, store=store, lm_object=lm_object, settings=settings,
+                       overrides={"deadline_s": deadline or None} if deadline is not None else None)
         inner = program
         if history is not None:
             from nl2sparql.eval.followup import ChainProgram

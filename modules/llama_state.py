@@ -47,3 +47,34 @@ def use_lean_state(llama) -> None:
     """Make this `Llama`'s prompt cache save and restore its state with the functions above."""
     llama.save_state = MethodType(save_state, llama)
     llama.load_state = MethodType(load_state, llama)
+
+
+def counted_cache(base: type) -> type:
+    """llama-cpp-python's RAM prompt cache, keeping each saved state without its logits.
+
+    Every state llama-cpp-python saves carries a copy of the logits buffer (n_batch × vocabulary floats: ~311 MB
+    for Qwen2.5), which its own size count leaves out (the cache once grew past its capacity until the process ran
+    out of memory) and which a restored state never samples from: loading a state marks it for evaluation, and the
+    prompt's last token is decoded again before the first sample. So a state is kept with one row of zero logits
+    (the restore fills the buffer from it) and its KV cells alone count: the cache then holds the prompts of every
+    step (generate, scope, follow-up rewrite) instead of the last two or three."""
+
+    class CountedRAMCache(base):
+        @property
+        def cache_size(self) -> int:
+            return sum(state.llama_state_size + state.scores.nbytes + state.input_ids.nbytes
+                       for state in self.cache_state.values())
+
+        def __setitem__(self, key, value) -> None:
+            super().__setitem__(key, _without_logits(value))
+
+    return CountedRAMCache
+
+
+def _without_logits(state):
+    import numpy as np
+
+    if getattr(state, "scores", None) is None or state.scores.ndim != 2 or len(state.scores) <= 1:
+        return state
+    state.scores = np.zeros((1, state.scores.shape[1]), dtype=state.scores.dtype)
+    return state

@@ -55,3 +55,15 @@ def adapter_lm(adapter, *, temperature: float = 0.0, max_tokens: int = 512, cach
                             "nl2sparql does not know: choose one of " + ", ".join(f"local/{n}" for n in LOCAL_MODELS))
     engine = LlamaCppEngine(adapter.base_model, LlamaSettings(n_threads=n_threads, lora_path=str(adapter.path)))
     return dspy.LM(adapter.lm_id, engine=engine, temperature=temperature, max_tokens=max_tokens, cache=cache)
+
+
+def preflight(program) -> None:
+    """Before the first question: every local model the program runs can generate on this machine. Each is tried
+    once per machine and llama.cpp build in a child process (modules/smoke.py), so a crash inside llama.cpp is a
+    one-line LMConfigError here instead of the silent death of the process that serves the answer."""
+    seen = set()
+    for lm in (program.generate.predict.lm, getattr(program, "followup_lm", None)):
+        engine = getattr(lm, "engine", None)
+        if isinstance(engine, LlamaCppEngine) and id(engine) not in seen:
+            seen.add(id(engine))
+            engine.check()

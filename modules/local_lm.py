@@ -19,7 +19,7 @@ from typing import Any
 
 from nl2sparql.files import atomic_open, write_text_atomic
 from nl2sparql.errors import LMConfigError
-from nl2sparql.modules.llama_state import use_lean_state
+from nl2sparql.modules.llama_state import counted_cache, use_lean_state
 from nl2sparql.modules.prefill import complete_field, single_text_field
 
 
@@ -172,37 +172,6 @@ def chat_messages(request) -> list[dict]:
     return messages
 
 
-def _counted_cache(base: type) -> type:
-    """llama-cpp-python's RAM prompt cache, keeping each saved state without its logits.
-
-    Every state llama-cpp-python saves carries a copy of the logits buffer (n_batch × vocabulary floats: ~311 MB
-    for Qwen2.5), which its own size count leaves out (the cache once grew past its capacity until the process ran
-    out of memory) and which a restored state never samples from: loading a state marks it for evaluation, and the
-    prompt's last token is decoded again before the first sample. So a state is kept with one row of zero logits
-    (the restore fills the buffer from it) and its KV cells alone count: the cache then holds the prompts of every
-    step (generate, scope, follow-up rewrite) instead of the last two or three."""
-
-    class CountedRAMCache(base):
-        @property
-        def cache_size(self) -> int:
-            return sum(state.llama_state_size + state.scores.nbytes + state.input_ids.nbytes
-                       for state in self.cache_state.values())
-
-        def __setitem__(self, key, value) -> None:
-            super().__setitem__(key, _without_logits(value))
-
-    return CountedRAMCache
-
-
-def _without_logits(state):
-    import numpy as np
-
-    if getattr(state, "scores", None) is None or state.scores.ndim != 2 or len(state.scores) <= 1:
-        return state
-    state.scores = np.zeros((1, state.scores.shape[1]), dtype=state.scores.dtype)
-    return state
-
-
 @dataclass
 class LlamaSettings:
     n_ctx: int = 8192  # MIPRO's instruction proposals run past 4,096 tokens
@@ -215,6 +184,8 @@ class LlamaSettings:
     lora_path: str | None = None  # a LoRA adapter GGUF applied on top of the base weights (a fine-tuned version)
     grammar_fallback_after: int | None = None  # refused candidates tested one by one before one whole-vocabulary
     # grammar pass (None: grammar.FALLBACK_AFTER)
+    extra_buffers: bool | None = None  # llama.cpp's extra buffer types; None: off on CPUs with AMX (llama_load.py)
+    smoke_check: bool = True  # a first load on a machine is tried in a child process first (modules/smoke.py)
 
 
 class LlamaCppEngine:
@@ -250,13 +221,31 @@ class LlamaCppEngine:
                                  prompt_lookup=state.get("prompt_lookup", 0))
         return cls(state.get("model", DEFAULT_LOCAL_MODEL), settings)
 
+    def check(self) -> None:
+        """Make sure the model can generate on this machine, without loading it here: the weights are assembled
+        and a one-token generation runs in a child process (once per machine and llama.cpp build). A crash
+        there is a one-line LMConfigError instead of the death of this process."""
+        try:
+            import llama_cpp  # noqa: F401
+        except ImportError:
+            raise LMConfigError("the local model needs llama-cpp-python: pip install 'nl2sparql[local]'") from None
+        from nl2sparql.modules.llama_load import load_params
+        from nl2sparql.modules.smoke import ensure_runs
+
+        path = self.model_path or str(assemble(LOCAL_MODELS[self.model]))
+        if self.settings.smoke_check:
+            ensure_runs(self.model, Path(path), load_params(extra_buffers=self.settings.extra_buffers))
+
     def _load(self) -> Any:
         if self._llama is not None:
             return self._llama
         try:
-            from llama_cpp import Llama, LlamaRAMCache
+            from llama_cpp import LlamaRAMCache
         except ImportError:
             raise LMConfigError("the local model needs llama-cpp-python: pip install 'nl2sparql[local]'") from None
+        from nl2sparql.modules.llama_load import load_params, open_llama
+
+        self.check()
         started = time.perf_counter()
         path = self.model_path or str(assemble(LOCAL_MODELS[self.model]))
         threads = self.settings.n_threads or max(1, os.cpu_count() or 1)
@@ -269,11 +258,12 @@ class LlamaCppEngine:
 
         # llama.cpp prints a line per adapter tensor even when not verbose; the user needs none of them.
         with suppress_stdout_stderr(disable=self.settings.lora_path is None):
-            llama = Llama(model_path=path, n_ctx=self.settings.n_ctx, n_threads=threads, n_threads_batch=threads,
-                          seed=self.settings.seed, draft_model=draft, lora_path=self.settings.lora_path,
-                          verbose=False)
+            llama = open_llama(path, load_params(extra_buffers=self.settings.extra_buffers),
+                               n_ctx=self.settings.n_ctx, n_threads=threads, n_threads_batch=threads,
+                               seed=self.settings.seed, draft_model=draft, lora_path=self.settings.lora_path,
+                               verbose=False)
         # Keeps the KV state of recent prompts: analyze, generate and repair prompts share long prefixes.
-        llama.set_cache(_counted_cache(LlamaRAMCache)(capacity_bytes=self.settings.prompt_cache_bytes))
+        llama.set_cache(counted_cache(LlamaRAMCache)(capacity_bytes=self.settings.prompt_cache_bytes))
         use_lean_state(llama)  # without copying the unused logits buffer (modules/llama_state.py)
         self._llama = llama
         self.load_seconds = time.perf_counter() - started

@@ -9,9 +9,10 @@ from nl2sparql.serve.tools import Toolbox
 INSTRUCTIONS = (
     "Tools for LiITA (Linking Italian), the linked-data knowledge base of Italian words: lemma bank, ELITA "
     "emotions, Sentix polarity, Sicilian and Parmigiano translations, CompL-it senses. `translate` answers a "
-    "question (Italian or English) with SPARQL, rows and a readable answer; the other tools help write and "
-    "check a query by hand: analyze_patterns, retrieve_examples, search_ontology, get_constraints, "
-    "validate_sparql, fix_case_filters, check_variable_reuse, execute_sparql (read-only)."
+    "question (Italian or English) with SPARQL, rows and a readable answer; `configuration` says which version "
+    "answers and with which settings; the other tools help write and check a query by hand: analyze_patterns, "
+    "retrieve_examples, search_ontology, get_constraints, validate_sparql, fix_case_filters, check_variable_reuse, "
+    "execute_sparql (read-only)."
 )
 
 
@@ -78,6 +79,12 @@ def create_server(toolbox: Toolbox):
         variable translated into two dialects (each dialect has its own Italian entry)."""
         return toolbox.check_variable_reuse(sparql)
 
+    @server.tool()
+    def configuration() -> dict:
+        """Which program answers `translate`: its version, optimizer, LM (a fine-tuned version's adapter
+        checksum is in the LM's name) and the settings it runs with, plus the endpoint and its limits."""
+        return toolbox.configuration()
+
     @server.resource("nl2sparql://ontology", mime_type="application/json",
                      description="The LiITA classes and properties the pipeline knows, with usage notes")
     def ontology() -> str:
@@ -90,7 +97,7 @@ def create_server(toolbox: Toolbox):
 
     @server.resource("nl2sparql://config", mime_type="application/json",
                      description="The configuration this server runs with: version, LM, endpoint, limits")
-    def configuration() -> str:
+    def configuration_resource() -> str:
         return json.dumps(toolbox.configuration(), ensure_ascii=False, indent=1)
 
     return server

@@ -20,19 +20,45 @@ from nl2sparql.modules.runtime import Runtime, RuntimeConfig
 
 @dataclass(frozen=True)
 class ToolboxConfig:
-    """The version translations use, its LM (None: the version's own default), and where queries go."""
+    """The version translations use, its LM (None: the version's own default), and where queries go. The
+    version runs with its own program settings, changed only by `overrides` (the --deadline and --max-repairs
+    a user gave) or replaced whole by `settings` (a test's or a script's choice, never the CLI's)."""
 
     version: str = "latest"
     lm: str | None = None
     endpoint_url: str | None = None
     store: Path | None = None
     max_rows: int = 50
-    settings: ProgramSettings = field(default_factory=ProgramSettings)
+    overrides: dict[str, Any] = field(default_factory=dict)
+    settings: ProgramSettings | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["store"] = str(self.store) if self.store else None
         return data
+
+
+def program_description(program) -> dict[str, Any]:
+    """Which program answers: version, optimizer, the settings it runs with and its LM(s) (adapter checksums in
+    their names), without loading a model."""
+    followup = getattr(program, "followup_lm", None)
+    return {"version": program.version, "optimizer": program.manifest.get("optimizer", "none"),
+            "settings": asdict(program.settings), "lm": getattr(program.generate.predict.lm, "model", None),
+            "followup_lm": getattr(followup, "model", None)}
+
+
+def describe_line(description: dict[str, Any]) -> str:
+    """One line for a page footer: the version, its LM and the settings that shape its prompt."""
+    s = description["settings"]
+    deadline = f"{s['deadline_s']:g} s" if s.get("deadline_s") else "none"
+    parts = [f"compact prompt {'on' if s['compact_prompt'] else 'off'}",
+             f"examples {s['examples_k'] if s['use_examples'] else 0}", f"ontology terms {s['ontology_k']}",
+             f"constraints {'on' if s['use_constraints'] else 'off'}", f"repairs {s['max_repairs']}",
+             f"follow-ups {s['followup_mode']}", f"deadline {deadline}"]
+    lms = description["lm"] or "LM not set"
+    if description["followup_lm"]:
+        lms += f", follow-ups {description['followup_lm']}"
+    return f"Answering: {description['version']} ({description['optimizer']}; {lms}) · " + ", ".join(parts)
 
 
 class Toolbox:
@@ -53,8 +79,25 @@ class Toolbox:
                 from nl2sparql.artifacts.load import load
 
                 self._programs[name] = load(name, lm=self.config.lm, lm_object=self._lm_object,
-                                            settings=self.config.settings, runtime=self.runtime)
+                                            settings=self.config.settings, overrides=self.config.overrides,
+                                            runtime=self.runtime)
             return self._programs[name]
+
+    def preflight(self) -> str | None:
+        """Before serving: the version's local model(s) can generate on this machine (tried in a child process),
+        so a model that would crash the server is refused at start (ModelCrashed), not with every user on the page.
+        A model that cannot be set up at all (weights not installed) is returned as a warning: the tools that need
+        no model still serve, and `translate` says the same line to whoever calls it."""
+        from nl2sparql.errors import LMConfigError, ModelCrashed
+        from nl2sparql.modules.lm import preflight
+
+        try:
+            preflight(self.program())
+        except ModelCrashed:
+            raise
+        except LMConfigError as error:
+            return str(error)
+        return None
 
     def translate(self, question: str, version: str | None = None,
                   conversation_id: str | None = None) -> dict[str, Any]:
@@ -165,9 +208,11 @@ class Toolbox:
         return [{k: v for k, v in asdict(t).items() if v} for t in load_ontology()]
 
     def configuration(self) -> dict[str, Any]:
+        """The configuration, with the program that answers: its version, settings and LM (nothing loads)."""
         from nl2sparql.artifacts.store import effective_name
 
         return {**self.config.to_json(), "resolved_version": effective_name(self.config.version),
+                "program": program_description(self.program()),
                 "limits": asdict(self.runtime.config.endpoint.limits)}
 
     def close(self) -> None:

@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from nl2sparql.serve.tools import Toolbox
+from nl2sparql.serve.tools import Toolbox, describe_line, program_description
 from nl2sparql.serve.web_conversation import conversation_tab
 
 EXAMPLES = ["Quali lemmi esprimono tristezza?", "What is the Sicilian word for 'cane'?",
@@ -95,9 +95,11 @@ def build_app(toolbox: Toolbox, artifact_root: Path | None = None):
         with Image.open(io.BytesIO(chart_png(comparison))) as image:  # drawn in memory: a click writes no file
             return comparison.to_markdown(), image.copy()
 
+    answering = describe_line(program_description(toolbox.program()))  # builds the program; loads no model
     with gr.Blocks(title="nl2sparql · LiITA") as app:
         gr.Markdown("# nl2sparql · LiITA\nAsk about Italian words, their emotions, polarity, Sicilian and "
                     "Parmigiano translations and CompL-it senses, in Italian or English.")
+        gr.Markdown(f"<small>{answering}</small>", elem_id="program")
         with gr.Tab("Translate"):
             question = gr.Textbox(label="Question", placeholder=EXAMPLES[0], elem_id="question")
             ask = gr.Button("Translate", variant="primary", elem_id="translate")

@@ -102,12 +102,13 @@ def test_examples_without_prefix_lines_get_them_back_after_generation():
 def test_greedy_grammar_writes_what_llama_cpps_grammar_sampler_writes(tmp_path_factory):
     """The lazy check (best token first, the next ones only when refused) chooses as the full grammar pass
     does, on a real model; each run reads the prompt afresh (no prompt cache), so both see the same logits."""
-    from llama_cpp import Llama, LlamaGrammar, LogitsProcessorList
+    from llama_cpp import LlamaGrammar, LogitsProcessorList
 
     from nl2sparql.modules.grammar import GreedyGrammar
+    from nl2sparql.modules.llama_load import open_llama
 
     folder = Path(os.environ.get(MODELS_ENV) or tmp_path_factory.mktemp("models"))
-    llama = Llama(model_path=str(assemble(LOCAL_MODELS["qwen-0.5b"], folder)), n_ctx=2048, seed=0, verbose=False)
+    llama = open_llama(str(assemble(LOCAL_MODELS["qwen-0.5b"], folder)), n_ctx=2048, seed=0, verbose=False)
     messages = requests(GenerateSparql, dict(constraints="Use lila:Lemma and ontolex:writtenRep.", schema_notes="",
                                              examples="", analysis="", question="Quanti lemmi ci sono?"))
 
@@ -130,12 +131,13 @@ def test_greedy_grammar_writes_what_llama_cpps_grammar_sampler_writes(tmp_path_f
 @pytest.mark.slow
 def test_sampling_under_the_grammar_writes_different_answers_the_grammar_accepts(tmp_path_factory):
     """SampledGrammar at a temperature: each seed draws its own answer, and every answer is in the grammar."""
-    from llama_cpp import Llama, LogitsProcessorList
+    from llama_cpp import LogitsProcessorList
 
     from nl2sparql.modules.grammar import GrammarChecker, SampledGrammar
+    from nl2sparql.modules.llama_load import open_llama
 
     folder = Path(os.environ.get(MODELS_ENV) or tmp_path_factory.mktemp("models"))
-    llama = Llama(model_path=str(assemble(LOCAL_MODELS["qwen-0.5b"], folder)), n_ctx=2048, seed=0, verbose=False)
+    llama = open_llama(str(assemble(LOCAL_MODELS["qwen-0.5b"], folder)), n_ctx=2048, seed=0, verbose=False)
     messages = requests(GenerateSparql, dict(constraints="", schema_notes="", examples="", analysis="",
                                              question="Quali lemmi esprimono gioia?"))
     answers = []

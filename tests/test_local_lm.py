@@ -70,13 +70,13 @@ def test_the_prompt_cache_keeps_states_without_their_logits_within_its_capacity(
     from llama_cpp import LlamaRAMCache
     from llama_cpp.llama import LlamaState
 
-    from nl2sparql.modules.local_lm import _counted_cache
+    from nl2sparql.modules.llama_state import counted_cache
 
     def state(n: int) -> LlamaState:
         return LlamaState(np.arange(n, dtype=np.intc), np.ones((256, 1024), dtype=np.single), n, b"kv" * 1000, 2000, 0)
 
     capacity = 3 * (2000 + 4096) + 2048  # room for three states of 2,000 KV bytes and one row of logits
-    counted, plain = _counted_cache(LlamaRAMCache)(capacity_bytes=capacity), LlamaRAMCache(capacity_bytes=capacity)
+    counted, plain = counted_cache(LlamaRAMCache)(capacity_bytes=capacity), LlamaRAMCache(capacity_bytes=capacity)
     for n in range(1, 9):
         counted[tuple(range(n))] = state(n)
         plain[tuple(range(n))] = state(n)

@@ -24,14 +24,15 @@ from test_conversation import SADNESS, SADNESS_COUNT
 SETTINGS = {"compact_prompt": True, "use_examples": False, "followup_mode": "rewrite"}
 
 
-def fine_tuned(root, tmp_path, payload: bytes, base: str = "qwen-1.5b", instructions: str = "Write LiITA SPARQL."):
+def fine_tuned(root, tmp_path, payload: bytes, base: str = "qwen-1.5b", instructions: str = "Write LiITA SPARQL.",
+               settings: dict = SETTINGS):
     """A version the way a fine-tune writes one: program, manifest with its adapter entry, the adapter file."""
     source = tmp_path / f"adapter-{payload.hex()[:8]}.gguf"
     source.write_bytes(payload)
     program = NL2SPARQL(runtime=Runtime())
     program.generate.predict.signature = program.generate.predict.signature.with_instructions(instructions)
     manifest = {"parent": None, "created_at": "2026-11-27T06:00:00+00:00", "optimizer": "finetune",
-                "lm": f"local/{base}", "dataset_hash": "abc", "program_settings": SETTINGS, "mlflow_run_id": "run",
+                "lm": f"local/{base}", "dataset_hash": "abc", "program_settings": settings, "mlflow_run_id": "run",
                 "adapter": {"file": ADAPTER_FILE, "sha256": file_sha256(source), "base_model": base,
                             "format": "gguf-lora"}}
     return write_version(program, manifest, root, {ADAPTER_FILE: source})

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from nl2sparql.serve.commands.options import dataset_option, make_console, store_option
+from nl2sparql.serve.commands.options import dataset_option, make_console, program_options, store_option
 
 
 @click.command("retrieve")
@@ -48,29 +48,25 @@ def retrieve_command(question: str, dataset_dir: Path | None, splits: tuple[str,
                                          "litellm id such as openai/gpt-4.1-mini (key from the environment).")
 @click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the embedded store.")
 @store_option
-@click.option("--max-repairs", type=int, default=2, show_default=True, help="LM repair attempts at most.")
-@click.option("--deadline", type=float, default=60.0, show_default=True,
-              help="Seconds a question may take (0: no limit); past it, the best query so far is the answer.")
+@program_options
 @click.option("--rows", "max_rows", type=int, default=20, show_default=True, help="Rows shown in the table.")
 @click.option("--json", "as_json", is_flag=True, help="Print SPARQL, rows, attempts and usage as JSON.")
 def ask_command(question: str, version: str, lm: str | None, url: str | None, store_path: Path | None,
-                max_repairs: int, deadline: float, max_rows: int, as_json: bool) -> None:
+                overrides: dict, max_rows: int, as_json: bool) -> None:
     """Answer QUESTION (Italian or English): generate SPARQL, run it, repair it if needed.
 
     \b
     nl2sparql ask "Quali lemmi esprimono tristezza?"
     nl2sparql ask "Which Sicilian words translate 'casa'?" --lm openai/gpt-4.1-mini --json
     """
-    import dataclasses
-
     from nl2sparql.artifacts.load import load
     from nl2sparql.modules.answer import prediction_json
+    from nl2sparql.modules.lm import preflight
     from nl2sparql.modules.question import check_question
 
     question = check_question(question)  # nothing to translate: one line, before any model loads
-    with load(version, lm=lm, endpoint_url=url, store=store_path) as program:  # with the version's own settings
-        program.settings = dataclasses.replace(program.settings, max_repairs=max_repairs,
-                                               deadline_s=deadline or None)
+    with load(version, lm=lm, endpoint_url=url, store=store_path, overrides=overrides) as program:
+        preflight(program)  # a model that would crash this process is one red line instead
         with make_console(stderr=True).status("analyze…") as status:  # on stderr: --json output stays clean
             out = program(question, progress=_progress(status))
     if as_json:

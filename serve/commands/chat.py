@@ -8,7 +8,7 @@ from typing import Callable
 import click
 
 from nl2sparql.errors import Nl2SparqlError
-from nl2sparql.serve.commands.options import make_console, store_option
+from nl2sparql.serve.commands.options import make_console, program_options, store_option
 
 HELP = ("/new starts a new conversation, /sparql shows the last query, /save FILE writes the conversation as JSON, "
         "/help shows this; Ctrl-D leaves.")
@@ -20,8 +20,10 @@ HELP = ("/new starts a new conversation, /sparql shows the last query, /save FIL
 @click.option("--lm", default=None, help="Model: local/qwen-1.5b (default, offline), local/qwen-0.5b, or a litellm id.")
 @click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the embedded store.")
 @store_option
+@program_options
 @click.option("--rows", "max_rows", type=int, default=20, show_default=True, help="Rows shown in each table.")
-def chat_command(version: str, lm: str | None, url: str | None, store_path: Path | None, max_rows: int) -> None:
+def chat_command(version: str, lm: str | None, url: str | None, store_path: Path | None, overrides: dict,
+                 max_rows: int) -> None:
     """Ask questions one after another; follow-ups ("e quanti sono?", "only the verbs") build on the last answer.
 
     \b
@@ -32,8 +34,10 @@ def chat_command(version: str, lm: str | None, url: str | None, store_path: Path
     import readline  # noqa: F401  (line editing and in-session history for input(); nothing is written to disk)
 
     from nl2sparql.artifacts.load import load
+    from nl2sparql.modules.lm import preflight
 
-    with load(version, lm=lm, endpoint_url=url, store=store_path) as program:
+    with load(version, lm=lm, endpoint_url=url, store=store_path, overrides=overrides) as program:
+        preflight(program)  # a model that would crash this process is one red line instead
         chat_loop(program.conversation(), make_console(), max_rows=max_rows)
 
 

@@ -30,6 +30,27 @@ def dataset_option(func):
     return wrapper
 
 
+def program_options(func):
+    """The settings a user may change on any entry point that answers questions (ask, chat, web, mcp serve);
+    left out, the version's own apply. The command receives them as one `overrides` dict for `load()`."""
+
+    @click.option("--max-repairs", type=int, default=None,
+                  help="LM repair attempts at most (default: the version's own, usually 2).")
+    @click.option("--deadline", type=float, default=None,
+                  help="Seconds a question may take, 0 for no limit (default: the version's own, usually 60); "
+                       "past it, the best query so far is the answer.")
+    @functools.wraps(func)
+    def wrapper(*args, max_repairs: int | None, deadline: float | None, **kwargs):
+        overrides: dict = {}
+        if max_repairs is not None:
+            overrides["max_repairs"] = max_repairs
+        if deadline is not None:
+            overrides["deadline_s"] = deadline or None
+        return func(*args, overrides=overrides, **kwargs)
+
+    return wrapper
+
+
 def make_console(stderr: bool = False):
     from rich.console import Console
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from nl2sparql.serve.commands.options import store_option
+from nl2sparql.serve.commands.options import program_options, store_option
 
 
 def _serving_options(func):
@@ -18,18 +18,28 @@ def _serving_options(func):
         click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the "
                                                               "embedded store."),
         store_option,
+        program_options,
     ]
     for option in reversed(options):
         func = option(func)
     return func
 
 
-def _toolbox(version: str, lm: str | None, url: str | None, store_path: Path | None):
+def serving_toolbox(version: str, lm: str | None, url: str | None, store_path: Path | None,
+                    overrides: dict | None = None):
+    """The toolbox behind `web` and `mcp serve`: the version with its own settings, changed only by the flags
+    the user gave (as `ask` and `chat` do)."""
     from nl2sparql.artifacts.store import effective_name
     from nl2sparql.serve.tools import Toolbox, ToolboxConfig
 
     effective_name(version)  # an unknown version is refused now, not at the first question
-    return Toolbox(ToolboxConfig(version=version, lm=lm, endpoint_url=url, store=store_path))
+    return Toolbox(ToolboxConfig(version=version, lm=lm, endpoint_url=url, store=store_path,
+                                 overrides=dict(overrides or {})))
+
+
+def _warn(message: str | None) -> None:
+    if message:
+        click.secho(f"warning: translations will fail: {message}", fg="yellow", err=True)
 
 
 @click.group()
@@ -44,8 +54,8 @@ def mcp() -> None:
                    "to serve on --host/--port.")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=8765, show_default=True)
-def mcp_serve(version: str, lm: str | None, url: str | None, store_path: Path | None, transport: str, host: str,
-              port: int) -> None:
+def mcp_serve(version: str, lm: str | None, url: str | None, store_path: Path | None, overrides: dict,
+              transport: str, host: str, port: int) -> None:
     """Run the MCP server: tools translate, analyze_patterns, retrieve_examples, search_ontology,
     get_constraints, validate_sparql, execute_sparql, fix_case_filters, check_variable_reuse; resources
     nl2sparql://ontology, nl2sparql://constraints/base, nl2sparql://config. Components load on first use.
@@ -53,7 +63,9 @@ def mcp_serve(version: str, lm: str | None, url: str | None, store_path: Path | 
     Register it in a client with the command `nl2sparql mcp serve` (see serve/README.md)."""
     from nl2sparql.serve.mcp import serve
 
-    serve(_toolbox(version, lm, url, store_path), transport, host, port)
+    toolbox = serving_toolbox(version, lm, url, store_path, overrides)
+    _warn(toolbox.preflight())
+    serve(toolbox, transport, host, port)
 
 
 @click.command("web")
@@ -61,12 +73,14 @@ def mcp_serve(version: str, lm: str | None, url: str | None, store_path: Path | 
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (this machine only "
                                                                       "by default).")
 @click.option("--port", type=int, default=7860, show_default=True)
-def web_command(version: str, lm: str | None, url: str | None, store_path: Path | None, host: str, port: int) -> None:
+def web_command(version: str, lm: str | None, url: str | None, store_path: Path | None, overrides: dict, host: str,
+                port: int) -> None:
     """Serve the web page: Translate (question → SPARQL, readable answer, rows, attempts), Analyze, Search
     ontology, Run SPARQL, Compare versions (saved evaluation reports and their chart)."""
     from nl2sparql.serve.web import build_app, launch
 
-    toolbox = _toolbox(version, lm, url, store_path)
+    toolbox = serving_toolbox(version, lm, url, store_path, overrides)
+    _warn(toolbox.preflight())
     click.echo(f"nl2sparql web on http://{host}:{port} (Ctrl-C stops it)", err=True)
     try:
         launch(build_app(toolbox), host, port)
