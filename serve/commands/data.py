@@ -8,12 +8,13 @@ from pathlib import Path
 import click
 
 from nl2sparql.serve.commands.options import dataset_option, make_console, store_option
+from nl2sparql.serve.commands.plans import data_plans
 from nl2sparql.serve.commands.synth import synth
 
 
 @click.group()
 def data() -> None:
-    """The curated dataset: check every gold query, count pairs, assign splits."""
+    """The curated dataset: check every gold query, count pairs, assign splits, read gold queries as plans."""
 
 
 @data.command("check")
@@ -101,3 +102,4 @@ def data_split(dataset_dir: Path | None, seed: int, reassign: bool) -> None:
 
 
 data.add_command(synth)
+data.add_command(data_plans)

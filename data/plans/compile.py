@@ -1,0 +1,250 @@
+"""A plan written as SPARQL in our conventions: the lemma bank in its graph, ELITA in its graph, one entry variable
+per resource joined on ?lemma, dialect direction Italian → dialect, variable names that say what they hold.
+
+Only the triples a plan's roles need are written (a count of ELITA words does not join the lemma bank), so a block
+never narrows a set it was not asked to narrow.
+"""
+
+from __future__ import annotations
+
+from nl2sparql.data.plans.model import Filter, Join, Plan
+
+LEMMA_GRAPH = "http://liita.it/data"
+ELITA_GRAPH = "http://w3id.org/elita"
+LEXICONS = {"sicilian": "http://liita.it/data/id/LexicalReources/DialettoSiciliano/Lexicon",
+            "parmigiano": "http://liita.it/data/id/LexicalReources/DialettoParmigiano/Lexicon"}
+DIALECT_LANG = {"sicilian": "scn", "parmigiano": "roa"}
+BANKS = {"sicilian": "http://liita.it/data/id/DialettoSiciliano/lemma/LemmaBank",
+         "parmigiano": "http://liita.it/data/id/DialettoParmigiano/lemma/LemmaBank"}
+PREFIXES = {
+    "ontolex": "http://www.w3.org/ns/lemon/ontolex#", "lila": "http://lila-erc.eu/ontologies/lila/",
+    "lime": "http://www.w3.org/ns/lemon/lime#", "vartrans": "http://www.w3.org/ns/lemon/vartrans#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#", "elita": "http://w3id.org/elita/",
+    "marl": "http://www.gsi.upm.es/ontologies/marl/ns#", "lexinfo": "http://www.lexinfo.net/ontology/3.0/lexinfo#",
+    "skos": "http://www.w3.org/2004/02/skos/core#", "dcterms": "http://purl.org/dc/terms/",
+}
+# Roles a plan names, by the resource that binds them.
+ELITA_ROLES = ("emotion", "emotionLabel", "elitaEntry", "elitaPolarity", "elitaValue")
+SENTIX_ROLES = ("sentixEntry", "sentixPolarity", "sentixValue")
+SHARED_POLARITY = {"polarity": "Polarity", "polarityValue": "Value"}  # the one polarity resource joined
+
+
+def literal(text: str, lang: str | None = None) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"' + (f"@{lang}" if lang else "")
+
+
+def number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+class _Names:
+    """SPARQL variable names of a plan's roles: ?polarity/?polarityValue when one polarity resource is joined,
+    ?elitaValue/?sentixValue when both are; one Italian entry variable per dialect when both are joined."""
+
+    def __init__(self, plan: Plan):
+        self.plan = plan
+        polar = [r for r in ("elita", "sentix") if plan.join(r)]
+        self.polar = polar[0] if len(polar) == 1 else None
+        self.both_dialects = bool(plan.join("sicilian") and plan.join("parmigiano"))
+
+    def var(self, role: str) -> str:
+        if role in SHARED_POLARITY and self.polar:
+            return "?" + role
+        if self.polar and role in (f"{self.polar}Polarity", f"{self.polar}Value"):
+            return "?" + ("polarity" if role.endswith("Polarity") else "polarityValue")
+        return "?" + role
+
+    def italian_entry(self, dialect: str) -> str:
+        return f"?{dialect}ItalianEntry" if self.both_dialects else "?italianEntry"
+
+
+def used_roles(plan: Plan) -> set[str]:
+    roles = set(plan.columns) | {f.role for f in plan.filters} | {r for r, _ in plan.order}
+    roles |= {a.role for a in plan.aggregates}
+    if plan.words.forms:
+        roles.add(f"{plan.words.bank}Word" if plan.words.bank in BANKS else "italianWord")
+    if plan.words.pos and len(plan.words.pos) > 1:
+        roles.add("pos")
+    return roles - {a.name for a in plan.aggregates} - {"*"}
+
+
+def _lemma_block(plan: Plan, names: _Names, roles: set[str]) -> list[str]:
+    words = plan.words
+    parts = []
+    if words.kind:
+        parts.append(f"a lila:{words.kind}")
+    if plan.senses is not None:  # the named forms are CompL-it's; the lemma bank shows its own spelling
+        if "lemmaWord" in roles:
+            parts.append("ontolex:writtenRep ?lemmaWord")
+        if len(words.pos) == 1:
+            parts.append(f"lila:hasPOS lila:{words.pos[0]}")
+        elif "pos" in roles:
+            parts.append("lila:hasPOS ?pos")
+        return [f"GRAPH <{LEMMA_GRAPH}> {{ ?lemma {' ; '.join(parts)} }}"] if parts else []
+    dialect = words.bank if words.bank in BANKS else None
+    word, lang = (f"{dialect}Word", DIALECT_LANG[dialect]) if dialect else ("italianWord", "it")
+    if dialect:
+        parts.insert(0, f"dcterms:isPartOf <{BANKS[dialect]}>")
+    if len(words.forms) == 1 and word not in set(plan.columns) | {f.role for f in plan.filters}:
+        parts.append(f"ontolex:writtenRep {literal(words.forms[0], lang)}")
+    elif word in roles:
+        parts.append(f"ontolex:writtenRep ?{word}")
+    if len(words.pos) == 1:
+        parts.append(f"lila:hasPOS lila:{words.pos[0]}")
+    elif "pos" in roles:
+        parts.append("lila:hasPOS ?pos")
+    if not parts:
+        return []
+    values = []
+    if len(words.forms) > 1 or (len(words.forms) == 1 and word in roles and not any(
+            p.startswith("ontolex:writtenRep \"") for p in parts)):
+        values.append(f"VALUES ?{word} {{ " + " ".join(literal(f, lang) for f in words.forms) + " }")
+    if len(words.pos) > 1:
+        values.append("VALUES ?pos { " + " ".join(f"lila:{p}" for p in words.pos) + " }")
+    if dialect:  # a dialect lemma bank lives in the default graph
+        return values + [f"?{dialect}Lemma {' ; '.join(parts)} ."]
+    return values + [f"GRAPH <{LEMMA_GRAPH}> {{ ?lemma {' ; '.join(parts)} }}"]
+
+
+def _elita_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
+    parts = [] if join.entries_only else ["ontolex:canonicalForm ?lemma"]
+    needs_emotion = bool({"emotion", "emotionLabel"} & roles) and not join.emotions
+    for emotion in join.emotions:
+        parts.append(f"elita:HasEmotion elita:{emotion}")
+    if needs_emotion or (not join.emotions and join.polarity is None and not {"elitaPolarity", "elitaValue"} & roles
+                         and not (names.polar == "elita" and set(SHARED_POLARITY) & roles)):
+        parts.append("elita:HasEmotion ?emotion")
+    if join.polarity:
+        parts.append(f"marl:Polarity marl:{join.polarity}")
+    elif "elitaPolarity" in roles or (names.polar == "elita" and "polarity" in roles):
+        parts.append(f"marl:Polarity {names.var('elitaPolarity')}")
+    if "elitaValue" in roles or (names.polar == "elita" and "polarityValue" in roles):
+        parts.append(f"marl:hasPolarityValue {names.var('elitaValue')}")
+    inner = f"?elitaEntry {' ; '.join(parts)}"
+    if "emotionLabel" in roles and not join.emotions:
+        inner += " . ?emotion rdfs:label ?emotionLabel"
+    for emotion in join.without_emotions:
+        inner += f" FILTER NOT EXISTS {{ ?elitaEntry elita:HasEmotion elita:{emotion} }}"
+    return [f"GRAPH <{ELITA_GRAPH}> {{ {inner} }}"]
+
+
+def _sentix_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
+    parts = [] if join.entries_only else ["ontolex:canonicalForm ?lemma"]
+    if join.polarity:
+        parts.append(f"marl:hasPolarity marl:{join.polarity}")
+    else:
+        parts.append(f"marl:hasPolarity {names.var('sentixPolarity')}")
+    if "sentixValue" in roles or (names.polar == "sentix" and "polarityValue" in roles):
+        parts.append(f"marl:hasPolarityValue {names.var('sentixValue')}")
+    return [f"?sentixEntry {' ; '.join(parts)} ."]
+
+
+def _dialect_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
+    dialect = join.resource
+    entry = names.italian_entry(dialect)
+    lines = [f"{entry} ontolex:canonicalForm ?lemma ; vartrans:translatableAs ?{dialect}Entry .",
+             f"<{LEXICONS[dialect]}> lime:entry {entry} ."]
+    word_role = f"{dialect}Word"
+    lemma_parts = []
+    if join.form:
+        lemma_parts.append(f"ontolex:writtenRep {literal(join.form, DIALECT_LANG[dialect])}")
+    if word_role in roles:
+        lemma_parts.append(f"ontolex:writtenRep ?{word_role}")
+    if join.pos:
+        lemma_parts.append(f"lila:hasPOS lila:{join.pos}")
+    if f"{dialect}Label" in roles:
+        lemma_parts.append(f"rdfs:label ?{dialect}Label")
+    if lemma_parts or f"{dialect}Lemma" in roles:
+        lines.append(f"?{dialect}Entry ontolex:canonicalForm ?{dialect}Lemma .")
+    if lemma_parts:
+        lines.append(f"?{dialect}Lemma {' ; '.join(lemma_parts)} .")
+    if "usageNote" in roles:
+        note = f"?{dialect}Entry rdfs:comment ?usageNote"
+        lines.append(f"OPTIONAL {{ {note} }}" if "usageNote" in names.plan.optional_roles else note + " .")
+    elif join.note is not None:
+        value = literal(join.note, "it") if join.note else f"?{dialect}Note"
+        lines.append(f"?{dialect}Entry rdfs:comment {value} .")
+    return lines
+
+
+BLOCKS = {"elita": _elita_block, "sentix": _sentix_block, "sicilian": _dialect_block, "parmigiano": _dialect_block}
+
+
+def _join_lines(join: Join, names: _Names, roles: set[str]) -> list[str]:
+    lines = BLOCKS[join.resource](join, names, roles if join.mode in ("has", "optional") else set())
+    if join.mode == "has":
+        return lines
+    if join.mode == "optional":
+        return [f"OPTIONAL {{ {' '.join(lines)} }}"]
+    keyword = "FILTER NOT EXISTS" if join.mode == "absent" else "MINUS"
+    return [f"{keyword} {{ {' '.join(lines)} }}"]
+
+
+def filter_expression(f: Filter, names: _Names) -> str:
+    var = names.var(f.role)
+    text = f"LCASE(STR({var}))" if f.fold else f"STR({var})"
+    value = f.value
+    expression = {
+        "prefix": lambda: f"STRSTARTS({text}, {literal(str(value))})",
+        "suffix": lambda: f"STRENDS({text}, {literal(str(value))})",
+        "contains": lambda: f"CONTAINS({text}, {literal(str(value))})",
+        "regex": lambda: f"REGEX({text}, {literal(str(value))})",
+        "length": lambda: f"STRLEN({text}) {f.op} {number(float(value))}",
+        "equals": lambda: f"{text} = {literal(str(value))}",
+        "value": lambda: f"{var} {f.op} {number(float(value))}",
+        "iri_prefix": lambda: f"STRSTARTS({text}, {literal(str(value))})",
+    }[f.kind]()
+    return f"!({expression})" if f.negated else expression
+
+
+def _aggregate(a, names: _Names) -> str:
+    target = "*" if a.role == "*" else names.var(a.role)
+    inner = f"{'DISTINCT ' if a.distinct else ''}{target}"
+    return f"({a.func.upper()}({inner}) AS ?{a.name})"
+
+
+def compile_plan(plan: Plan, prefixes: bool = True) -> str:
+    """The SPARQL of a plan (with its PREFIX lines unless `prefixes` is False)."""
+    from nl2sparql.data.plans.complit import COMPLIT_ROLES, complit_lines
+
+    names = _Names(plan)
+    roles = used_roles(plan)
+    inside = [f for f in plan.filters if plan.senses is not None and f.role in COMPLIT_ROLES]
+    lines = complit_lines(plan, roles, [filter_expression(f, names) for f in inside]) if plan.senses else []
+    if plan.meta is not None:
+        from nl2sparql.data.plans.meta import meta_lines
+
+        lines += meta_lines(plan.meta, plan.words.bank if plan.words.bank != "italian" else None, roles)
+    else:
+        lines += _lemma_block(plan, names, roles)
+    for join in plan.joins:
+        lines += _join_lines(join, names, roles)
+    lines += [f"FILTER({filter_expression(f, names)})" for f in plan.filters if f not in inside]
+    body = "\n".join("  " + line for line in lines)
+    if plan.operator == "ask":
+        head = "ASK {"
+    else:
+        columns = [names.var(c) for c in plan.columns] if plan.operator != "count" else []
+        columns += [_aggregate(a, names) for a in plan.aggregates]
+        distinct = "DISTINCT " if plan.distinct and plan.operator == "list" else ""
+        head = f"SELECT {distinct}{' '.join(columns)} WHERE {{"
+    tail = []
+    if plan.operator == "group" and plan.columns:
+        tail.append("GROUP BY " + " ".join(names.var(c) for c in plan.columns))
+    if plan.having is not None:
+        having = plan.having
+        aggregate = next(a for a in plan.aggregates if a.name == having.role)
+        target = "*" if aggregate.role == "*" else names.var(aggregate.role)
+        call = f"{aggregate.func.upper()}({'DISTINCT ' if aggregate.distinct else ''}{target})"
+        tail.append(f"HAVING ({call} {having.op} {number(float(having.value))})")
+    if plan.order and plan.operator != "ask":
+        keys = [(f"?{r}" if r in {a.name for a in plan.aggregates} else names.var(r), d) for r, d in plan.order]
+        tail.append("ORDER BY " + " ".join(f"DESC({v})" if d else v for v, d in keys))
+    if plan.limit is not None and plan.operator != "ask":
+        tail.append(f"LIMIT {plan.limit}")
+    query = "\n".join([head, body, "}", *tail])
+    if not prefixes:
+        return query
+    used = [p for p in PREFIXES if f"{p}:" in query]
+    return "\n".join(f"PREFIX {p}: <{PREFIXES[p]}>" for p in used) + "\n" + query

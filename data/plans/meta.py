@@ -1,0 +1,116 @@
+"""Meta questions: what the knowledge base holds rather than what a word is (the emotions ELITA defines, the
+lexicons, the dialect lemma banks and their descriptions, the graphs, the classes). Each is a catalog block: a fixed
+subject pattern and the properties a question may show of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rdflib.term import URIRef, Variable
+
+from nl2sparql.data.plans.compile import BANKS, ELITA_GRAPH, LEMMA_GRAPH, PREFIXES
+from nl2sparql.data.plans.parse import Pattern, Unparsed
+
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+DCTERMS = "http://purl.org/dc/terms/"
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """`subject` role; `required`: (predicate, object) pairs of the subject (an object starting with ? is a role);
+    `properties`: predicate → role a question may show; `graph`: the graph it lives in (None: the default graph,
+    "?graph": any named graph, its name a role)."""
+
+    subject: str
+    required: tuple[tuple[str, str], ...]
+    properties: tuple[tuple[str, str], ...] = ()
+    graph: str | None = None
+
+
+CATALOGS = {
+    "emotions": Catalog("emotion", (("a", "elita:Emotion"),), (("rdfs:label", "emotionLabel"),), ELITA_GRAPH),
+    "lexicons": Catalog("lexicon", (("a", "lime:Lexicon"),), (("lime:language", "language"), ("lime:entry", "entry"))),
+    "lemma_banks": Catalog("dialectLemma", (("a", "lila:Lemma"), ("dcterms:isPartOf", "?lemmaBank"))),
+    "bank_metadata": Catalog("lemmaBank", (), (("dcterms:title", "title"), ("dcterms:description", "description"),
+                                                ("dcterms:contributor", "contributor"), ("dcterms:license", "license"))),
+    "classes": Catalog("resource", (("a", "?class"),)),
+    "lemma_bank_types": Catalog("resource", (("a", "?type"),), (), LEMMA_GRAPH),
+    "graphs": Catalog("s", (("?p", "?o"),), (), "?graph"),
+}
+
+
+def _expand(term: str) -> str:
+    if term == "a":
+        return RDF_TYPE
+    prefix, _, local = term.partition(":")
+    return PREFIXES.get(prefix, DCTERMS if prefix == "dcterms" else "") + local
+
+
+def meta_lines(catalog_name: str, bank: str | None, roles: set[str]) -> list[str]:
+    catalog = CATALOGS[catalog_name]
+    subject = f"<{BANKS[bank]}>" if catalog_name == "bank_metadata" and bank else f"?{catalog.subject}"
+    parts = [f"{p} {o}" for p, o in catalog.required]
+    parts += [f"{p} ?{role}" for p, role in catalog.properties if role in roles]
+    body = f"{subject} {' ; '.join(parts)}"
+    if catalog.graph == "?graph":
+        return [f"GRAPH ?graph {{ {body} }}"]
+    return [f"GRAPH <{catalog.graph}> {{ {body} }}"] if catalog.graph else [body + " ."]
+
+
+def recognize_meta(pattern: Pattern, roles: dict) -> tuple[str, str | None] | None:
+    """(catalog, lemma bank) when the pattern is exactly one catalog block; the roles of its variables in `roles`."""
+    triples = [tuple(t) for t in pattern.triples]
+    if pattern.service or pattern.optional or pattern.not_exists or pattern.minus or pattern.values or not triples:
+        return None
+    subjects = {t[0] for t in triples}
+    if len(subjects) != 1:
+        return None
+    subject = subjects.pop()
+    bank = next((name for name, iri in BANKS.items() if subject == URIRef(iri)), None)
+    graphs = {pattern.graph_of.get(t) for t in triples}
+    for name, catalog in CATALOGS.items():
+        if catalog.graph not in (None, "?graph") and graphs - {catalog.graph, None}:
+            continue
+        if catalog.graph is None and graphs != {None}:
+            continue
+        found = _match(catalog, subject, triples, bank)
+        if found is not None and (pattern.graph_var is not None) == (catalog.graph == "?graph"):
+            roles.update(found)
+            if pattern.graph_var is not None:
+                roles[pattern.graph_var] = "graph"
+            return name, bank
+    return None
+
+
+def _match(catalog: Catalog, subject, triples: list[tuple], bank: str | None) -> dict | None:
+    if (catalog.subject == "lemmaBank") != (bank is not None):
+        return None
+    found = {} if bank else {subject: catalog.subject}
+    if bank is None and not isinstance(subject, Variable):
+        return None
+    left = list(triples)
+    for predicate, obj in catalog.required:
+        match = next((t for t in left if (predicate.startswith("?") and isinstance(t[1], Variable)) or
+                      str(t[1]) == _expand(predicate)), None)
+        if match is None:
+            return None
+        if predicate.startswith("?"):
+            found[match[1]] = predicate[1:]
+        if obj.startswith("?"):
+            if not isinstance(match[2], Variable):
+                return None
+            found[match[2]] = obj[1:]
+        elif str(match[2]) != _expand(obj):
+            return None
+        left.remove(match)
+    for t in left:
+        role = next((r for p, r in catalog.properties if str(t[1]) == _expand(p)), None)
+        if role is None or not isinstance(t[2], Variable):
+            return None
+        found[t[2]] = role
+    return found
+
+
+def check_meta(name: str) -> None:
+    if name not in CATALOGS:
+        raise Unparsed(f"an unknown catalog {name}")

@@ -1,0 +1,198 @@
+"""A query plan: what a question over LiITA asks, as domain blocks (not a SPARQL syntax tree).
+
+A plan is a set of Italian lemma-bank words (`Words`), joined on the lemma with resources (`Join`: ELITA, Sentix, a
+dialect lexicon, CompL-it), narrowed by filters (`Filter`), and asked through one operator: a list of columns, a
+count, an aggregate per group, a yes/no. Each block can be added to a smaller plan, so an enumerator builds plans one
+block at a time; `compile.py` writes a plan as SPARQL in our conventions, `verbalize.py` reads it back as words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+RESOURCES = ("elita", "sentix", "sicilian", "parmigiano", "complit")
+POLARITIES = ("Positive", "Negative", "Neutral")
+# What a join may be: required (the word has it), a column shown where present (OPTIONAL), absent (NOT EXISTS or
+# MINUS: the word has none).
+JOIN_MODES = ("has", "optional", "absent", "absent_minus")
+FILTER_KINDS = ("prefix", "suffix", "contains", "regex", "length", "equals", "value", "iri_prefix")
+OPERATORS = ("list", "count", "ask", "group")
+AGGREGATES = ("count", "avg", "min", "max", "sum", "group_concat")
+COMPARISONS = ("<", "<=", "=", ">=", ">", "!=")
+
+
+@dataclass(frozen=True)
+class Words:
+    """The lemma-bank words a plan starts from: all lemmas, one kind ("Lemma", "Hypolemma"), named written forms
+    (one, or several as a VALUES list), and parts of speech (lila: local names; several as a VALUES list). `bank`:
+    the Italian lemma bank, or a dialect's own ("sicilian", "parmigiano": its lemmas, not translations)."""
+
+    kind: str | None = None
+    forms: tuple[str, ...] = ()
+    pos: tuple[str, ...] = ()
+    bank: str = "italian"
+
+
+@dataclass(frozen=True)
+class Join:
+    """A resource joined on the lemma. `emotions` (ELITA labels, all required), `polarity` (a class of ELITA's
+    marl:Polarity or Sentix's marl:hasPolarity), `form` (a dialect written form), `relation` (CompL-it: a sense
+    relation such as hypernym, read general → specific) narrow it; `mode` says whether the word must have it."""
+
+    resource: str
+    mode: str = "has"
+    emotions: tuple[str, ...] = ()
+    polarity: str | None = None
+    form: str | None = None
+    pos: str | None = None  # the dialect lemma's or the CompL-it word's own part of speech
+    relation: str | None = None
+    without_emotions: tuple[str, ...] = ()  # ELITA: entries that do not also carry these
+    note: str | None = None  # dialects: the translation's usage note must be this text ("" for any note)
+    entries_only: bool = False  # the resource's entries themselves, not joined on a lemma (counting ELITA entries)
+
+
+# A CompL-it relation as a question reads it → (lexinfo property, whether the related sense is the subject, the
+# related word's role). Hypernym points general → specific: the hypernym's sense is the subject.
+RELATIONS = {"hypernym": ("hypernym", True, "hypernymWord"), "hyponym": ("hypernym", False, "hyponymWord"),
+             "meronym": ("partMeronym", True, "partWord"), "holonym": ("partMeronym", False, "wholeWord"),
+             "synonym": ("synonym", False, "synonymWord"), "antonym": ("antonym", False, "antonymWord"),
+             # the same two readings through lexinfo:hyponym, as CompL-it also records them
+             "hypernym-by-hyponym": ("hyponym", False, "hypernymWord"),
+             "hyponym-by-hyponym": ("hyponym", True, "hyponymWord")}
+
+
+@dataclass(frozen=True)
+class Senses:
+    """CompL-it, through its SERVICE: the word (written as `Words.forms` when named) with its CompL-it part of speech
+    (a label: noun, verb, adjective, adverb), its senses, and at most one relation to other words (`depth` "any":
+    the relation's transitive closure). `linked` joins a CompL-it word to the lemma bank's ?lemma ("word", or
+    "related" for the related word), so ELITA, Sentix, dialects and lemma-bank filters can follow. `defined`
+    says whose senses the definition and example columns read ("word" or "related")."""
+
+    pos: str | None = None
+    relation: str | None = None
+    depth: str = "one"
+    related_form: str | None = None
+    linked: str | None = None
+    defined: str = "word"
+    typed: bool = False  # `?word a ontolex:Word` written (the same set in CompL-it, kept to read as written)
+    requires: tuple[str, ...] = ()  # "definition", "example": senses that have one, shown or not
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A condition on a role's value: the written form's prefix, suffix, contained letters, a regular expression or
+    its length (`op` + number), an exact form, a number compared (`value` with `op`), an IRI prefix. `fold`: the
+    text test is made on the lower-cased value."""
+
+    role: str
+    kind: str
+    value: str | float
+    op: str = "="
+    negated: bool = False
+    fold: bool = False
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """An aggregate column: `func` of `role` (`*` for every row), named `name` in the answer."""
+
+    func: str
+    role: str
+    name: str
+    distinct: bool = False
+
+
+@dataclass(frozen=True)
+class Plan:
+    words: Words = field(default_factory=Words)
+    senses: Senses | None = None
+    meta: str | None = None  # a catalog of what the knowledge base holds (data/plans/meta.py) in place of words
+    joins: tuple[Join, ...] = ()
+    filters: tuple[Filter, ...] = ()
+    columns: tuple[str, ...] = ("italianWord",)  # roles shown (a list), or group keys (a group)
+    optional_roles: tuple[str, ...] = ()  # columns shown only where the word has them (a usage note)
+    operator: str = "list"
+    aggregates: tuple[Aggregate, ...] = ()
+    having: Filter | None = None  # on an aggregate's name
+    order: tuple[tuple[str, bool], ...] = ()  # (role or aggregate name, descending)
+    limit: int | None = None
+    distinct: bool = True
+
+    def with_block(self, **changes) -> Plan:
+        """This plan with one block more or changed (the enumerator's step)."""
+        return replace(self, **changes)
+
+    def join(self, resource: str) -> Join | None:
+        return next((j for j in self.joins if j.resource == resource), None)
+
+    def text(self) -> str:
+        """A stable, short, question-like text form a model can read: one clause per block, in a fixed order."""
+        parts = [_words_text(self.words)] if self.meta is None else [
+            f"catalog {self.meta}" + (f" of the {self.words.bank} lemma bank" if self.words.bank != "italian" else "")]
+        if self.senses is not None:
+            parts.append(_senses_text(self.senses))
+        parts += [_join_text(j) for j in self.joins]
+        parts += [_filter_text(f) for f in self.filters]
+        shown = [c + ("?" if c in self.optional_roles else "") for c in self.columns]
+        head = {"list": "list " + ", ".join(shown), "count": "count", "ask": "ask",
+                "group": "group by " + ", ".join(self.columns)}[self.operator]
+        if self.aggregates:
+            head += " " + ", ".join(f"{a.func}{' distinct' if a.distinct else ''}({a.role}) as {a.name}"
+                                    for a in self.aggregates)
+        parts.append(head)
+        if self.having is not None:
+            parts.append("having " + _filter_text(self.having))
+        if self.order:
+            parts.append("order " + ", ".join(f"{r}{' desc' if d else ''}" for r, d in self.order))
+        if self.limit is not None:
+            parts.append(f"limit {self.limit}")
+        return " | ".join(p for p in parts if p)
+
+
+def _words_text(words: Words) -> str:
+    text = {"Lemma": "lemmas", "Hypolemma": "hypolemmas"}.get(words.kind or "", "words")
+    if words.bank != "italian":
+        text = f"{words.bank} {text}"
+    if words.pos:
+        text = "/".join(words.pos) + " " + text
+    if words.forms:
+        text += " written " + " or ".join(f"'{f}'" for f in words.forms)
+    return text
+
+
+def _senses_text(senses: Senses) -> str:
+    text = "CompL-it senses" + (f" ({senses.pos})" if senses.pos else "")
+    if senses.relation:
+        text += f" | {senses.relation}s" + (" at any depth" if senses.depth == "any" else "")
+        if senses.related_form:
+            text += f" written '{senses.related_form}'"
+    if senses.linked:
+        text += f" | linked to the lemma bank through the {senses.linked}"
+    return text
+
+
+def _join_text(join: Join) -> str:
+    text = {"has": "with", "optional": "optionally with", "absent": "without",
+            "absent_minus": "minus"}[join.mode] + " " + join.resource
+    details = [*join.emotions, *(f"not {e}" for e in join.without_emotions)]
+    if join.polarity:
+        details.append(join.polarity.lower())
+    if join.form:
+        details.append(f"'{join.form}'")
+    if join.pos:
+        details.append(join.pos)
+    if join.relation:
+        details.append(join.relation)
+    if join.note is not None:
+        details.append(f"usage note '{join.note}'" if join.note else "with a usage note")
+    if join.entries_only:
+        details.append("entries")
+    return text + (f" ({', '.join(details)})" if details else "")
+
+
+def _filter_text(f: Filter) -> str:
+    value = f"'{f.value}'" if isinstance(f.value, str) else f"{f.value:g}"
+    words = {"prefix": "starts with", "suffix": "ends with", "contains": "contains", "regex": "matches",
+             "length": f"length {f.op}", "equals": "is", "value": f.op, "iri_prefix": "IRI starts with"}[f.kind]
+    return f"{f.role}{' not' if f.negated else ''} {words} {value}{' (any case)' if f.fold else ''}"

@@ -1,0 +1,138 @@
+"""A plan read back as one canonical sentence in Italian or English: what is asked of the knowledge base, block by
+block, so a user can check it without reading SPARQL ("Italian nouns that express Tristezza in ELITA, counted")."""
+
+from __future__ import annotations
+
+from nl2sparql.data.plans.model import Filter, Join, Plan
+
+POS = {"noun": ("nouns", "nomi"), "verb": ("verbs", "verbi"), "adjective": ("adjectives", "aggettivi"),
+       "adverb": ("adverbs", "avverbi"), "proper_noun": ("proper nouns", "nomi propri"),
+       "pronoun": ("pronouns", "pronomi"), "interjection": ("interjections", "interiezioni")}
+ROLES = {"italianWord": ("written form", "forma scritta"), "lemma": ("lemma", "lemma"),
+         "pos": ("part of speech", "parte del discorso"), "emotionLabel": ("emotion", "emozione"),
+         "emotion": ("emotion", "emozione"), "polarity": ("polarity", "polarità"),
+         "polarityValue": ("polarity value", "valore di polarità"), "elitaValue": ("ELITA value", "valore ELITA"),
+         "sentixValue": ("Sentix value", "valore Sentix"), "sicilianWord": ("Sicilian word", "parola siciliana"),
+         "parmigianoWord": ("Parmigiano word", "parola parmigiana"), "usageNote": ("usage note", "nota d'uso"),
+         "definition": ("definition", "definizione"), "example": ("example", "esempio"), "sense": ("sense", "senso"),
+         "hypernymWord": ("hypernym", "iperonimo"), "hyponymWord": ("hyponym", "iponimo"),
+         "partWord": ("part", "parte"), "wholeWord": ("whole", "intero"), "synonymWord": ("synonym", "sinonimo"),
+         "antonymWord": ("antonym", "contrario")}
+DIALECTS = {"sicilian": ("Sicilian", "siciliana", "siciliano"), "parmigiano": ("Parmigiano", "parmigiana",
+                                                                               "parmigiano")}
+POLARITY = {"Positive": ("positive", "positive"), "Negative": ("negative", "negative"),
+            "Neutral": ("neutral", "neutre")}
+RELATION_WORDS = {"hypernym": ("hypernyms", "iperonimi"), "hyponym": ("hyponyms", "iponimi"),
+                  "meronym": ("parts", "parti"), "holonym": ("wholes", "interi"), "synonym": ("synonyms", "sinonimi"),
+                  "antonym": ("antonyms", "contrari"), "hypernym-by-hyponym": ("hypernyms", "iperonimi"),
+                  "hyponym-by-hyponym": ("hyponyms", "iponimi")}
+
+
+def _i(lang: str) -> int:
+    return 1 if lang == "it" else 0
+
+
+def role_name(role: str, lang: str) -> str:
+    return ROLES.get(role, (role, role))[_i(lang)]
+
+
+def _words(plan: Plan, lang: str) -> str:
+    words, i = plan.words, _i(lang)
+    if words.pos and all(p in POS for p in words.pos):
+        noun = (" or " if lang == "en" else " o ").join(POS[p][i] for p in words.pos)
+    else:
+        noun = {"Hypolemma": ("hypolemmas", "iperlemmi"), "Lemma": ("lemmas", "lemmi")}.get(
+            words.kind or "", ("words", "parole"))[i]
+    feminine = noun == "parole"
+    if words.bank in DIALECTS:
+        text = f"{DIALECTS[words.bank][0]} {noun}" if lang == "en" else f"{noun} del lessico {DIALECTS[words.bank][2]}"
+    else:
+        text = f"Italian {noun}" if lang == "en" else f"{noun} italian{'e' if feminine else 'i'}"
+    if words.forms:
+        quoted = ", ".join(f"«{f}»" for f in words.forms)
+        text += f" written {quoted}" if lang == "en" else f" scritt{'e' if feminine else 'i'} {quoted}"
+    return text
+
+
+def _join(join: Join, lang: str) -> str:
+    en = lang == "en"
+    if join.resource == "elita":
+        if join.emotions:
+            what = ("that express " if en else "che esprimono ") + " + ".join(join.emotions) + " in ELITA"
+        else:
+            what = "that carry an emotion in ELITA" if en else "che hanno un'emozione in ELITA"
+        if join.polarity:
+            what += f", {POLARITY[join.polarity][0 if en else 1]}"
+    elif join.resource == "sentix":
+        what = "with a Sentix polarity" if en else "con una polarità Sentix"
+        if join.polarity:
+            what = (f"that are {POLARITY[join.polarity][0]} in Sentix" if en else
+                    f"che sono {POLARITY[join.polarity][1]} in Sentix")
+    else:
+        name = DIALECTS[join.resource]
+        what = f"that have a {name[0]} translation" if en else f"che hanno una traduzione {name[1]}"
+        if join.form:
+            what = f"translated into {name[0]} as «{join.form}»" if en else f"tradotti in {name[2]} con «{join.form}»"
+        if join.note is not None:
+            note = f"«{join.note}»" if join.note else ""
+            what += f" with a usage note {note}".rstrip() if en else f" con una nota d'uso {note}".rstrip()
+    if join.mode in ("absent", "absent_minus"):
+        return ("not " if en else "non ") + what.replace("that ", "").replace("che ", "")
+    if join.mode == "optional":
+        return f"({what}, where there is one)" if en else f"({what}, dove c'è)"
+    return what
+
+
+def _filter(f: Filter, lang: str) -> str:
+    en = lang == "en"
+    value = f"«{f.value}»" if isinstance(f.value, str) else f"{f.value:g}"
+    text = {"prefix": ("starting with", "che iniziano per"), "suffix": ("ending in", "che finiscono in"),
+            "contains": ("containing", "che contengono"), "regex": ("matching", "che corrispondono a"),
+            "length": (f"of length {f.op}", f"di lunghezza {f.op}"), "equals": ("written exactly", "scritti"),
+            "value": (f"with {role_name(f.role, lang)} {f.op}", f"con {role_name(f.role, lang)} {f.op}"),
+            "iri_prefix": ("whose IRI starts with", "il cui IRI inizia con")}[f.kind][0 if en else 1]
+    if f.role not in ("italianWord", "lemma") and f.kind != "value":
+        text = f"({role_name(f.role, lang)}) {text}"
+    return ("not " if en else "non ") * f.negated + f"{text} {value}"
+
+
+def verbalize(plan: Plan, lang: str = "en") -> str:
+    """The plan as one sentence in `lang` ("it" or "en")."""
+    en = lang == "en"
+    if plan.meta is not None:
+        subject = ("the knowledge base's " if en else "il catalogo ") + plan.meta.replace("_", " ")
+    else:
+        subject = _words(plan, lang)
+    parts = [subject]
+    if plan.senses is not None:
+        senses = plan.senses
+        if senses.relation:
+            parts.append(f"their CompL-it {RELATION_WORDS[senses.relation][0]}" if en else
+                         f"i loro {RELATION_WORDS[senses.relation][1]} in CompL-it")
+        else:
+            parts.append("their CompL-it senses" if en else "i loro sensi in CompL-it")
+    parts += [_join(j, lang) for j in plan.joins]
+    parts += [_filter(f, lang) for f in plan.filters]
+    text = ", ".join(parts)
+    counts = {a.name for a in plan.aggregates}
+
+    def name(role: str) -> str:
+        return ("count" if en else "numero") if role in counts else role_name(role, lang)
+
+    shown = ", ".join(name(c) for c in plan.columns)
+    if plan.operator == "ask":
+        text = ("Is there any: " if en else "Esiste almeno un caso: ") + text + "?"
+    elif plan.operator == "count":
+        text += ", counted" if en else ", contati"
+    elif plan.operator == "group":
+        text += (f", counted per {shown}" if en else f", contati per {shown}")
+    elif shown:
+        text += f": {shown}"
+    if plan.order and plan.limit:
+        key, descending = plan.order[0]
+        text += (f" (the first {plan.limit} by {name(key)}{', highest first' if descending else ''})"
+                 if en else f" (i primi {plan.limit} per {name(key)}"
+                            f"{', dal più alto' if descending else ''})")
+    elif plan.limit:
+        text += f" (at most {plan.limit})" if en else f" (al massimo {plan.limit})"
+    return text[0].upper() + text[1:]
