@@ -15,6 +15,7 @@ from nl2sparql.serve.commands.doctor import doctor_command
 from nl2sparql.serve.commands.eval import eval_group
 from nl2sparql.serve.commands.kb import kb
 from nl2sparql.serve.commands.optimize import optimize
+from nl2sparql.serve.commands.plans import plan_command
 from nl2sparql.serve.commands.servers import mcp, web_command
 
 
@@ -47,12 +48,13 @@ def main(debug: bool) -> None:
     nl2sparql eval compare zero-shot latest       compare versions on the test split
     nl2sparql artifacts list                      the compiled versions
     nl2sparql mcp serve / nl2sparql web           tools for assistants, a page for people
+    nl2sparql plan "Quali verbi esprimono gioia?"   the executed query plans a question may mean
     nl2sparql doctor                              check the installation when something is wrong
     """
 
 
 for command in (kb, data, retrieve_command, ask_command, chat_command, artifacts, optimize, eval_group, mcp,
-                web_command, doctor_command):
+                web_command, doctor_command, plan_command):
     main.add_command(command)
 
 

@@ -64,3 +64,48 @@ def _table(summary: dict):
     for reason, count in [*summary["missing_blocks"].items(), *summary["answer_differs"].items()]:
         missing.add_row(str(count), reason)
     return Group(table, missing)
+
+
+@click.command("plan")
+@click.argument("question")
+@store_option
+@click.option("--top", "top", type=int, default=10, show_default=True, help="Candidates shown.")
+@click.option("--budget", type=float, default=2.0, show_default=True, help="Seconds the enumeration may take.")
+@click.option("--json", "as_json", is_flag=True, help="Print the signals and every candidate (plan text, Italian and "
+                                                      "English reading, SPARQL, rows, answer fingerprint) as JSON.")
+def plan_command(question: str, store_path: Path | None, top: int, budget: float, as_json: bool) -> None:
+    """Propose executed query plans for QUESTION: the blocks its words name (words, parts of speech, emotions,
+    polarity, dialects, CompL-it relations, affixes, numbers), combined one block at a time, empty sets pruned, each
+    candidate run once; candidates with the same answer are shown once.
+
+    \b
+    nl2sparql plan "Quali verbi esprimono tristezza in ELITA?"
+    nl2sparql plan "How many Sicilian translations does 'cane' have?" --json
+    """
+    import dataclasses
+
+    from nl2sparql.modules.question import check_question
+    from nl2sparql.retrieval.enumerate import EnumerationConfig, enumerate_plans, enumeration_endpoint
+    from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons
+    from nl2sparql.retrieval.signals import read_signals
+
+    question = check_question(question)
+    with enumeration_endpoint(store_path) as endpoint:
+        signals = read_signals(question, Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint))
+        found = enumerate_plans(signals, endpoint, EnumerationConfig(budget_s=budget))
+    shown = found.candidates[:top]
+    if as_json:
+        data = {"question": question, "signals": {k: (sorted(v) if isinstance(v, frozenset) else v)
+                                                  for k, v in dataclasses.asdict(signals).items()},
+                "candidates": [c.to_json() for c in shown], "total": len(found.candidates),
+                "sets_tried": found.sets_tried, "sets_pruned": found.sets_pruned,
+                "seconds": round(found.seconds, 3), "stopped_early": found.stopped_early}
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    console = make_console()
+    for number, candidate in enumerate(shown, 1):
+        answer = f"{candidate.boolean}" if candidate.boolean is not None else f"{candidate.rows} rows"
+        console.print(f"[bold]{number}.[/bold] {candidate.to_json()['en']} [dim]→ {answer}[/dim]", highlight=False)
+        console.print(f"   [dim]{candidate.plan.text()}[/dim]", highlight=False)
+    console.print(f"[dim]{len(found.candidates)} candidates from {found.sets_tried} sets ({found.sets_pruned} empty, "
+                  f"pruned) in {found.seconds:.2f} s{'; stopped at the budget' if found.stopped_early else ''}[/dim]")

@@ -1,0 +1,99 @@
+"""Oracle coverage of the plan enumerator: for how many questions some candidate returns the gold answer.
+
+    python bench/plans.py --split dev [--lang it|en|both] [--limit N] [--out bench/plans-runs]
+
+For each record of the split, the question (Italian by default) goes through `read_signals` and `enumerate_plans`
+on the embedded KB; a question is covered when any candidate scores exact against the gold with the eval metric
+(an ASK question on its own, not with its twin). Prints coverage per pattern, p50 / p90 / max seconds of enumeration
+and candidates per question, and checks every candidate with the read-only guard; writes <out>/<split>.json. This
+is the ceiling of a ranker that chooses among the candidates. Design on train and dev; run test and generalization
+once per version.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", default="dev")
+    parser.add_argument("--lang", choices=["it", "en", "both"], default="it")
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "plans-runs")
+    args = parser.parse_args()
+
+    from nl2sparql.data.dataset import load_dataset
+    from nl2sparql.errors import Nl2SparqlError
+    from nl2sparql.eval.journal import code_fingerprint
+    from nl2sparql.eval.scoring.metric import execution_score, strip_slice
+    from nl2sparql.files import write_text_atomic
+    from nl2sparql.kb.embedded import EmbeddedEndpoint
+    from nl2sparql.kb.endpoint import EndpointConfig
+    from nl2sparql.kb.guard import check
+    from nl2sparql.retrieval.enumerate import enumerate_plans, enumeration_endpoint
+    from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons
+    from nl2sparql.retrieval.signals import read_signals
+
+    records = [r for r in load_dataset() if r.split == args.split][: args.limit]
+    languages = ["it", "en"] if args.lang == "both" else [args.lang]
+    rows, invalid = [], 0
+    with EmbeddedEndpoint(EndpointConfig()) as endpoint, enumeration_endpoint() as fast:
+        lexicon, dialects = Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint)
+        for record in records:
+            gold = endpoint.execute(strip_slice(record.sparql))
+            for lang in languages:
+                question = record.question_it if lang == "it" else record.question_en
+                started = time.perf_counter()
+                found = enumerate_plans(read_signals(question, lexicon, dialects), fast)
+                seconds = time.perf_counter() - started
+                hit = None
+                for rank, candidate in enumerate(found.candidates):
+                    try:
+                        check(candidate.sparql)
+                    except Nl2SparqlError:
+                        invalid += 1
+                        continue
+                    if hit is None and execution_score(endpoint, record.sparql, record.answer_variables,
+                                                       candidate.sparql, gold_result=gold).exact:
+                        hit = rank
+                rows.append({"id": record.id, "lang": lang, "pattern": record.patterns[0], "covered": hit is not None,
+                             "rank": hit, "candidates": len(found.candidates), "sets_tried": found.sets_tried,
+                             "sets_pruned": found.sets_pruned, "stopped_early": found.stopped_early,
+                             "seconds": round(seconds, 3)})
+                print(f"{record.id} {lang}: {'covered at ' + str(hit) if hit is not None else 'not covered'}, "
+                      f"{len(found.candidates)} candidates, {seconds:.2f} s", flush=True)
+    seconds = [r["seconds"] for r in rows]
+    counts = [r["candidates"] for r in rows]
+    per_pattern: dict[str, dict] = {}
+    for r in rows:
+        entry = per_pattern.setdefault(r["pattern"], {"questions": 0, "covered": 0})
+        entry["questions"] += 1
+        entry["covered"] += r["covered"]
+    report = {"split": args.split, "languages": languages, "questions": len(rows),
+              "covered": sum(r["covered"] for r in rows),
+              "coverage": round(sum(r["covered"] for r in rows) / max(1, len(rows)), 3),
+              "p50_s": round(statistics.median(seconds), 3), "p90_s": round(percentile(seconds, 0.9), 3),
+              "max_s": round(max(seconds), 3), "candidates_p50": statistics.median(counts),
+              "candidates_max": max(counts), "invalid_candidates": invalid, "code": code_fingerprint(),
+              "per_pattern": dict(sorted(per_pattern.items())), "records": rows}
+    print(f"{args.split}: covered {report['covered']} of {report['questions']} ({report['coverage']:.3f}); "
+          f"seconds p50 {report['p50_s']}, p90 {report['p90_s']}, max {report['max_s']}; candidates p50 "
+          f"{report['candidates_p50']}, max {report['candidates_max']}; invalid {invalid}")
+    for pattern, entry in report["per_pattern"].items():
+        print(f"  {pattern}: {entry['covered']}/{entry['questions']}")
+    if args.limit is None:
+        write_text_atomic(args.out / f"{args.split}.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    main()

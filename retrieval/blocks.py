@@ -1,0 +1,177 @@
+"""The blocks a question's signals allow, one kind at a time: word sets, joins, CompL-it senses, filters, and the
+operators with their columns. The enumerator combines them; each function is small so a block can be added here
+without touching the search."""
+
+from __future__ import annotations
+
+from itertools import product
+
+from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Join, Plan, Senses, Words
+from nl2sparql.retrieval.signals import Signals
+
+DIALECTS = ("sicilian", "parmigiano")
+COMPLIT_POS = ("noun", "verb", "adjective", "adverb")
+ATTRIBUTES = {"elita": ("emotionLabel",), "sentix": ("polarityValue",), "sicilian": ("sicilianWord",),
+              "parmigiano": ("parmigianoWord",)}
+LOOKUP = {"elita": ("emotionLabel",), "sentix": ("polarity", "polarityValue"), "sicilian": ("sicilianWord",),
+          "parmigiano": ("parmigianoWord",)}
+
+
+def _unique(items: list) -> list:
+    return list(dict.fromkeys(items))
+
+
+def word_sets(s: Signals) -> list[Words]:
+    forms = [tuple(s.forms[:1])] + ([tuple(s.forms[:4])] if len(s.forms) > 1 else []) if s.forms else []
+    forms = forms + [()] if not s.forms or s.operators & {"group", "count"} else forms
+    pos = ([(p,) for p in s.pos[:2]] + ([tuple(s.pos[:3])] if len(s.pos) > 1 else []) + [()]) if s.pos else [()]
+    kinds = [s.lemma_kind, None] if s.lemma_kind else [None]
+    sets = [Words(kind, f, p) for f, p, kind in product(forms, pos, kinds)]
+    named = [d for d in DIALECTS if d in s.resources]
+    if named and not s.forms and not s.dialect_forms:
+        sets += [Words(kind, (), p, bank=named[0]) for p, kind in product(pos, kinds)]
+    return _unique(sets)
+
+
+def _polarity_owner(s: Signals, resources: list[str]) -> str | None:
+    if not s.polarity:
+        return None
+    return "sentix" if "sentix" in resources else "elita" if "elita" in resources else None
+
+
+def join_sets(s: Signals) -> list[tuple[Join, ...]]:
+    resources = [r for r in s.resources if r in ("elita", "sentix", *DIALECTS)]
+    for dialect, _ in s.dialect_forms:
+        if dialect not in resources:
+            resources.append(dialect)
+    if s.polarity and not {"elita", "sentix"} & set(resources):
+        resources.append("sentix")
+    owner = _polarity_owner(s, resources)
+
+    def join(resource: str, mode: str = "has", emotions: tuple = ()) -> Join:
+        form = next((f for d, f in s.dialect_forms if d == resource), None)
+        polarity = s.polarity[0] if resource == owner else None
+        note = s.notes[0] if s.notes and resource in DIALECTS and mode == "has" else None
+        return Join(resource, mode, emotions=emotions if resource == "elita" else (), polarity=polarity, form=form,
+                    note=note)
+
+    emotion_options = [tuple(s.emotions[:2])] + ([tuple(s.emotions[:1])] if len(s.emotions) > 1 else []) \
+        if s.emotions else [()]
+    sets = []
+    for emotions in emotion_options:
+        sets.append(tuple(join(r, emotions=emotions) for r in resources))
+        if len(resources) > 1:
+            sets += [(join(r, emotions=emotions),) for r in resources]
+            if "absent" in s.operators:
+                sets += [tuple(join(r, "has" if i == 0 else "absent", emotions) for i, r in enumerate(resources))]
+    if "absent" in s.operators and len(resources) == 1:
+        sets.append((join(resources[0], "absent"),))
+    return _unique(sets) or [()]
+
+
+def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
+    if "complit" not in s.resources:
+        return [None]
+    pos = [p for p in s.pos if p in COMPLIT_POS][:1]
+    relations = list(s.relations[:2]) or [None]
+    options = []
+    for relation, label in product(relations, pos + [None]):
+        linked = ("related" if relation else "word") if joined else None
+        options.append(Senses(pos=label, relation=relation, linked=linked))
+    return _unique(options)
+
+
+def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tuple[Filter, ...]]:
+    filters = [Filter(word_role, kind, value) for kind, value in s.affixes[:2]]
+    thresholds = [n for n in s.numbers if abs(n) <= 1 and n != int(n) or (abs(n) == 1 and value_role)]
+    if value_role and thresholds:
+        filters.append(Filter(value_role, "value", thresholds[0], s.comparison or ">="))
+    return [tuple(filters)] + ([()] if filters and not s.affixes else [])
+
+
+def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
+    """The column sets a list may show: the answer a lookup asks for, the words of a set, and both."""
+    resources = [j.resource for j in plan.joins if j.mode == "has"]
+    if plan.words.bank in DIALECTS:
+        word = f"{plan.words.bank}Word"
+    elif plan.senses is not None and plan.senses.relation:
+        word = RELATIONS[plan.senses.relation][2]
+    else:
+        word = "italianWord"
+    attributes = [a for r in resources for a in ATTRIBUTES[r]]
+    if any(j.note == "" for j in plan.joins):
+        attributes.append("usageNote")
+    options = []
+    if plan.senses is not None:
+        definition = ("definition",)
+        options += [(word,), (word, *attributes)] if plan.senses.relation else [definition, ("italianWord",
+                                                                                             "definition")]
+    elif plan.words.forms and len(plan.words.forms) == 1:
+        lookup = [a for r in resources for a in LOOKUP[r]] or ["pos"]
+        if any(j.note == "" for j in plan.joins):
+            lookup.append("usageNote")
+        options += [tuple(lookup)] + ([tuple(a for r in resources for a in ATTRIBUTES[r])] if resources else [])
+    else:
+        options += [(word,), (word, *attributes)] + ([(word, "pos")] if not plan.words.pos else [])
+        if len(plan.words.forms) > 1:
+            options.append((word, *[a for r in resources for a in LOOKUP[r]]))
+    return _unique([tuple(_unique(list(o))) for o in options])
+
+
+def operators(base: Plan, s: Signals) -> list[Plan]:
+    """The plans a word set is asked through: lists with each column set, a count, a yes/no, groups, top k."""
+    plans = []
+    ops = s.operators
+    counted = "sense" if base.senses is not None and not base.senses.relation else \
+        RELATIONS[base.senses.relation][2] if base.senses is not None else \
+        f"{base.words.bank}Lemma" if base.words.bank in DIALECTS else "lemma"
+    if "ask" in ops:
+        plans.append(base.with_block(operator="ask", columns=()))
+    if "count" in ops and "group" not in ops:
+        things = [counted] + [f"{j.resource}Entry" if j.resource in DIALECTS else "emotion" for j in base.joins
+                              if j.mode == "has" and (j.resource in DIALECTS or j.resource == "elita")]
+        if base.words.bank in DIALECTS:
+            things = [f"{base.words.bank}Lemma"]
+        for thing in _unique(things):
+            plans.append(base.with_block(operator="count", columns=(),
+                                         aggregates=(Aggregate("count", thing, "count", distinct=True),)))
+    value = next((r for r in ("polarityValue", "elitaValue", "sentixValue")
+                  if any(j.resource in ("elita", "sentix") for j in base.joins)), None)
+    if "group" in ops or ("count" in ops and "top" in ops):
+        keys = []
+        if not base.words.pos and base.senses is None:
+            keys.append("pos")
+        if any(j.resource == "elita" and not j.emotions for j in base.joins):
+            keys.append("emotionLabel")
+        if any(j.resource in ("elita", "sentix") and not j.polarity for j in base.joins):
+            keys.append("polarity")
+        if base.senses is not None or not keys:
+            keys.append("italianWord")
+        for key in keys[:3]:
+            aggregate = Aggregate("count", counted, "count", distinct=True)
+            plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,)))
+            if "top" in ops:
+                k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
+                plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
+                                             order=(("count", "ascending" not in ops),), limit=k))
+            if "average" in ops and value:
+                plans.append(base.with_block(operator="group", columns=(key,),
+                                             aggregates=(Aggregate("avg", "polarityValue", "average"),)))
+    per_word = next((f"{j.resource}Entry" if j.resource in DIALECTS else "emotion" for j in base.joins
+                     if j.mode == "has" and (j.resource in DIALECTS or (j.resource == "elita" and not j.emotions))),
+                    None)
+    threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None)
+    if per_word and threshold is not None and s.comparison and not base.words.forms:
+        op = ">" if s.comparison == ">=" else "<"
+        for strict in (op, op + "="):
+            aggregate = Aggregate("count", per_word, "count", distinct=True)
+            plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,),
+                                         having=Filter("count", "value", threshold, strict)))
+    if "ask" not in ops or len(plans) < 2:
+        for shown in columns(base, s):
+            plans.append(base.with_block(columns=shown))
+            if "top" in ops and value and "polarityValue" in shown:
+                k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 10))
+                plans.append(base.with_block(columns=shown, order=(("polarityValue", "ascending" not in ops),),
+                                             limit=k))
+    return plans

@@ -1,0 +1,121 @@
+"""What a question says that names plan blocks: the words it is about (grounded in the lemma bank), parts of speech,
+emotions, polarity classes, resources, CompL-it relations, operators, numbers and affixes. The cue words are data
+(`data/plans/cues.json`); the enumerator builds plans from these signals."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                "twenty": 20, "due": 2, "tre": 3, "quattro": 4, "cinque": 5, "sette": 7, "otto": 8, "nove": 9,
+                "dieci": 10, "venti": 20, "quindici": 15, "fifteen": 15}
+_NUMBER = re.compile(r"(?<![\w.])(-?\d+(?:[.,]\d+)?)(?![\w])")
+_TOKEN = re.compile(r"[-'\"«»‘’“”]*([^\W\d_][\w'’]*)")
+_SKIP = {"the", "a", "an", "with", "in", "per", "con", "il", "la", "le", "lo", "i", "gli", "letter", "letters",
+         "lettera", "lettere", "prefix", "suffix", "prefisso", "suffisso", "sequence", "sequenza", "string", "in:"}
+GREATER = ("at least", "almeno", "above", "over", "more than", "greater", "higher than", "sopra", "più di", "oltre",
+           "superiore", "or higher", "o più", ">")
+LESS = ("at most", "below", "under", "less than", "lower than", "sotto", "meno di", "inferiore", "or lower",
+        "o meno", "<")
+
+
+@lru_cache(maxsize=1)
+def load_cues(path: Path = CUES_FILE) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class Signals:
+    forms: tuple[str, ...] = ()  # Italian lemma-bank written forms the question names
+    dialect_forms: tuple[tuple[str, str], ...] = ()  # (dialect, written form)
+    pos: tuple[str, ...] = ()
+    emotions: tuple[str, ...] = ()
+    polarity: tuple[str, ...] = ()
+    resources: tuple[str, ...] = ()
+    relations: tuple[str, ...] = ()
+    operators: frozenset[str] = field(default_factory=frozenset)
+    numbers: tuple[float, ...] = ()
+    affixes: tuple[tuple[str, str], ...] = ()  # (prefix | suffix | contains, letters)
+    comparison: str | None = None  # ">=" or "<=" when a number is a threshold
+    notes: tuple[str, ...] = ()  # usage notes named: a quoted note text, or "" for any note
+    lemma_kind: str | None = None  # "Lemma" / "Hypolemma" when the question says so
+
+
+def _hits(text: str, table: dict[str, list[str]], whole: bool = False) -> tuple[str, ...]:
+    return tuple(name for name, words in table.items() if any(_has(text, w, whole) for w in words))
+
+
+def _has(text: str, cue: str, whole: bool = False) -> bool:
+    """A cue at a word start (a stem such as "aggettiv"), or as a whole word."""
+    return re.search(r"(?<![\w])" + re.escape(cue) + (r"(?![\w])" if whole else ""), text) is not None
+
+
+def _affixes(text: str, table: dict[str, list[str]]) -> list[tuple[str, str]]:
+    found = []
+    for kind, cues in table.items():
+        for cue in cues:
+            for match in re.finditer(r"(?<![\w])" + re.escape(cue) + r"\w*", text):
+                for token in _TOKEN.finditer(text[match.end():match.end() + 40]):
+                    word = token.group(1).strip("'’")
+                    if word and word not in _SKIP:
+                        found.append((kind, word))
+                        break
+    return list(dict.fromkeys(found))
+
+
+def _numbers(text: str) -> list[float]:
+    values = [float(m.group(1).replace(",", ".")) for m in _NUMBER.finditer(text)]
+    values += [float(NUMBER_WORDS[w]) for w in re.findall(r"[a-zà-ù]+", text) if w in NUMBER_WORDS]
+    return list(dict.fromkeys(values))
+
+
+def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
+    """The signals of a question; with the lexicons, the words it names are grounded in the lemma banks."""
+    from nl2sparql.retrieval.grounding import ground_question
+    from nl2sparql.retrieval.patterns import analyze_patterns
+
+    cues = load_cues()
+    text = " " + " ".join(question.lower().replace("’", "'").split()) + " "
+    analysis = analyze_patterns(question)
+    forms, dialect_forms = [], []
+    if lexicon is not None:
+        for grounded in ground_question(question, analysis.entities, analysis.dialects, lexicon,
+                                        dialect_lexicons or {}):
+            if grounded.known and grounded.dialect:
+                dialect_forms.append((grounded.dialect, grounded.form))
+            elif grounded.known:
+                forms.append(grounded.form)
+    else:
+        forms = list(analysis.entities)
+    affixes = _affixes(text, cues["affixes"])
+    affix_values = {value for _, value in affixes}
+    forms = [f for f in forms if f.lower() not in affix_values]
+    resources = list(_hits(text, cues["resources"]))
+    for dialect in analysis.dialects:
+        if dialect not in resources:
+            resources.append(dialect)
+    emotions = _hits(text.replace("«", " ").replace("»", " "), cues["emotions"])
+    emotions = tuple(e for e in emotions if e.lower() not in {f.lower() for f in forms})
+    if emotions and "elita" not in resources:
+        resources.insert(0, "elita")
+    relations = _hits(text, cues["relations"])
+    if relations and "complit" not in resources:
+        resources.append("complit")
+    operators = set(_hits(text, cues["operators"], whole=True))
+    if not any(_has(text, w, whole=True) for w in cues["wh"]):
+        operators.add("ask")  # no question word: a yes/no question
+    comparison = ">=" if any(_has(text, c) for c in GREATER) else "<=" if any(_has(text, c) for c in LESS) else None
+    kind = "Hypolemma" if re.search(r"hypolemm|iperlemm", text) else "Lemma" if re.search(r"\blemm", text) else None
+    notes: list[str] = []
+    if any(_has(text, c) for c in cues["notes"]):
+        notes = [q for q in analysis.entities if q.lower().startswith("usage:")] or [""]
+        forms = [f for f in forms if not f.lower().startswith("usage:")]
+    return Signals(forms=tuple(dict.fromkeys(forms)), dialect_forms=tuple(dialect_forms), pos=_hits(text, cues["pos"]),
+                   emotions=emotions, polarity=_hits(text, cues["polarity"]), resources=tuple(resources),
+                   relations=relations, operators=frozenset(operators), numbers=tuple(_numbers(text)),
+                   affixes=tuple(affixes), comparison=comparison, notes=tuple(notes), lemma_kind=kind)
