@@ -26,6 +26,8 @@ def word_sets(s: Signals) -> list[Words]:
     forms = forms + [()] if not s.forms or s.operators & {"group", "count"} else forms
     pos = ([(p,) for p in s.pos[:2]] + ([tuple(s.pos[:3])] if len(s.pos) > 1 else []) + [()]) if s.pos else [()]
     kinds = [s.lemma_kind, None] if s.lemma_kind else [None]
+    if not s.lemma_kind and not s.forms and s.operators & {"count", "group"}:
+        kinds.append("Lemma")  # a count of lemmas often means the typed ones
     sets = [Words(kind, f, p) for f, p, kind in product(forms, pos, kinds)]
     named = [d for d in DIALECTS if d in s.resources]
     if named and not s.forms and not s.dialect_forms:
@@ -48,9 +50,13 @@ def join_sets(s: Signals) -> list[tuple[Join, ...]]:
         resources.append("sentix")
     owner = _polarity_owner(s, resources)
 
+    both = len(s.polarity) > 1 and {"elita", "sentix"} <= set(resources)
+
     def join(resource: str, mode: str = "has", emotions: tuple = ()) -> Join:
         form = next((f for d, f in s.dialect_forms if d == resource), None)
         polarity = s.polarity[0] if resource == owner else None
+        if both and resource in ("elita", "sentix"):
+            polarity = s.polarity[0] if resource == "elita" else s.polarity[1]
         note = s.notes[0] if s.notes and resource in DIALECTS and mode == "has" else None
         return Join(resource, mode, emotions=emotions if resource == "elita" else (), polarity=polarity, form=form,
                     note=note)
@@ -73,11 +79,14 @@ def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
     if "complit" not in s.resources:
         return [None]
     pos = [p for p in s.pos if p in COMPLIT_POS][:1]
-    relations = list(s.relations[:2]) or [None]
+    relations = []
+    for relation in s.relations[:2]:
+        relations += [relation] + ([f"{relation}-by-hyponym"] if relation in ("hypernym", "hyponym") else [])
     options = []
-    for relation, label in product(relations, pos + [None]):
+    for relation, label in product(relations or [None], pos + [None]):
         linked = ("related" if relation else "word") if joined else None
-        options.append(Senses(pos=label, relation=relation, linked=linked))
+        depth = "any" if s.any_depth and relation else "one"
+        options.append(Senses(pos=label, relation=relation, linked=linked, depth=depth))
     return _unique(options)
 
 
@@ -89,6 +98,26 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     return [tuple(filters)] + ([()] if filters and not s.affixes else [])
 
 
+def catalog_plans(s: Signals) -> list[Plan]:
+    """Meta questions: a catalog of what the knowledge base holds, with the columns a question may want."""
+    shown = {"emotions": [("emotionLabel",), ("emotion", "emotionLabel")], "lexicons": [("lexicon", "language"),
+                                                                                          ("lexicon",)],
+             "bank_metadata": [("title", "description"), ("contributor", "license"), ("title",), ("description",)],
+             "graphs": [("graph",)], "classes": [("class",)], "lemma_banks": [("lemmaBank",)]}
+    dialect = next((d for d in DIALECTS if d in s.resources), "parmigiano")
+    plans = []
+    for catalog in s.catalogs:
+        words = Words(bank=dialect) if catalog == "bank_metadata" else Words()
+        plans += [Plan(words=words, meta=catalog, columns=c) for c in shown.get(catalog, [])]
+    return plans
+
+
+def _value_roles(plan: Plan, resource: str) -> tuple[str, str]:
+    """(class, value) roles of a polarity resource: ?polarity/?polarityValue, or per resource when both are joined."""
+    both = bool(plan.join("elita")) and bool(plan.join("sentix"))
+    return (f"{resource}Polarity", f"{resource}Value") if both else ("polarity", "polarityValue")
+
+
 def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
     """The column sets a list may show: the answer a lookup asks for, the words of a set, and both."""
     resources = [j.resource for j in plan.joins if j.mode == "has"]
@@ -98,21 +127,31 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
         word = RELATIONS[plan.senses.relation][2]
     else:
         word = "italianWord"
-    attributes = [a for r in resources for a in ATTRIBUTES[r]]
+    attributes = [a for j in plan.joins if j.mode == "has" for a in (
+        (_value_roles(plan, "elita")[1],) if j.resource == "elita" and j.polarity else
+        (_value_roles(plan, "sentix")[1],) if j.resource == "sentix" else ATTRIBUTES[j.resource])]
+    if plan.senses is not None and s.examples:
+        attributes.append("example")
     if any(j.note == "" for j in plan.joins):
         attributes.append("usageNote")
     options = []
     if plan.senses is not None:
         definition = ("definition",)
-        options += [(word,), (word, *attributes)] if plan.senses.relation else [definition, ("italianWord",
-                                                                                             "definition")]
+        examples = ("example",) if s.examples else ()
+        options += [(word,), (word, *attributes)] if plan.senses.relation else [
+            definition + examples, ("italianWord", "definition"), ("sense", "definition")]
     elif plan.words.forms and len(plan.words.forms) == 1:
         lookup = [a for r in resources for a in LOOKUP[r]] or ["pos"]
+        if "elita" in resources and "sentix" not in resources:
+            options.append(("emotionLabel", "polarity", "polarityValue"))
         if any(j.note == "" for j in plan.joins):
             lookup.append("usageNote")
         options += [tuple(lookup)] + ([tuple(a for r in resources for a in ATTRIBUTES[r])] if resources else [])
     else:
         options += [(word,), (word, *attributes)] + ([(word, "pos")] if not plan.words.pos else [])
+        if "sentix" in resources:
+            options.append((word, *[a for r in resources if r != "elita" for a in (
+                _value_roles(plan, "sentix") if r == "sentix" else LOOKUP[r])]))
         if len(plan.words.forms) > 1:
             options.append((word, *[a for r in resources for a in LOOKUP[r]]))
     return _unique([tuple(_unique(list(o))) for o in options])
@@ -145,6 +184,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
             keys.append("emotionLabel")
         if any(j.resource in ("elita", "sentix") and not j.polarity for j in base.joins):
             keys.append("polarity")
+        if base.senses is not None and not base.senses.pos:
+            keys.append("posLabel")
         if base.senses is not None or not keys:
             keys.append("italianWord")
         for key in keys[:3]:
@@ -155,8 +196,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
                                              order=(("count", "ascending" not in ops),), limit=k))
             if "average" in ops and value:
-                plans.append(base.with_block(operator="group", columns=(key,),
-                                             aggregates=(Aggregate("avg", "polarityValue", "average"),)))
+                average = Aggregate("avg", "polarityValue", "average")
+                plans.append(base.with_block(operator="group", columns=(key,), aggregates=(average,)))
+                plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate, average)))
     per_word = next((f"{j.resource}Entry" if j.resource in DIALECTS else "emotion" for j in base.joins
                      if j.mode == "has" and (j.resource in DIALECTS or (j.resource == "elita" and not j.emotions))),
                     None)

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from nl2sparql.data.plans.compile import compile_plan
-from nl2sparql.data.plans.model import Plan
+from nl2sparql.data.plans.model import Plan, Senses, Words
 from nl2sparql.data.plans.verbalize import verbalize
-from nl2sparql.retrieval.blocks import filter_sets, join_sets, operators, senses_options, word_sets
+from nl2sparql.retrieval.blocks import (catalog_plans, filter_sets, join_sets, operators, senses_options,
+                                        word_sets)
 from nl2sparql.retrieval.signals import Signals
 
 
@@ -89,6 +90,10 @@ def candidate_sets(s: Signals) -> list[Plan]:
             base = Plan(words=words, joins=joins, senses=senses)
             for filters in filter_sets(s, _word_role(base), _value_role(base)):
                 sets.append(base.with_block(filters=filters))
+    if "ask" in s.operators and len(s.forms) > 1:  # "is X a hypernym of Y?": one named word on each side
+        for relation in s.relations[:1]:
+            for word, related in ((s.forms[1], s.forms[0]), (s.forms[0], s.forms[1])):
+                sets.append(Plan(words=Words(forms=(word,)), senses=Senses(relation=relation, related_form=related)))
     return list(dict.fromkeys(sets))
 
 
@@ -99,6 +104,8 @@ def enumerate_plans(signals: Signals, endpoint, config: EnumerationConfig | None
     started = time.perf_counter()
     out = Enumeration()
     seen: set[str] = set()
+    for plan in catalog_plans(signals):
+        _run(plan, endpoint, out, seen)
     for base in candidate_sets(signals)[: config.max_sets]:
         if time.perf_counter() - started > config.budget_s or len(out.candidates) >= config.max_candidates:
             out.stopped_early = True
@@ -117,19 +124,26 @@ def enumerate_plans(signals: Signals, endpoint, config: EnumerationConfig | None
             if time.perf_counter() - started > config.budget_s or len(out.candidates) >= config.max_candidates:
                 out.stopped_early = True
                 break
-            sparql = compile_plan(plan)
-            began = time.perf_counter()
-            try:
-                result = endpoint.execute(sparql)
-            except Nl2SparqlError:
-                continue
-            if result.timed_out:  # the endpoint's per-query limit: too slow to offer
-                continue
-            key = fingerprint(result)
-            if key in seen or (result.boolean is None and not result.rows):
-                continue
-            seen.add(key)
-            out.candidates.append(Candidate(plan, sparql, key, len(result.rows), result.boolean,
-                                            time.perf_counter() - began))
+            _run(plan, endpoint, out, seen)
     out.seconds = time.perf_counter() - started
     return out
+
+
+def _run(plan: Plan, endpoint, out: Enumeration, seen: set[str]) -> None:
+    """Run one candidate; keep it when it answers something no earlier candidate answered."""
+    from nl2sparql.errors import Nl2SparqlError
+
+    sparql = compile_plan(plan)
+    began = time.perf_counter()
+    try:
+        result = endpoint.execute(sparql)
+    except Nl2SparqlError:
+        return
+    if result.timed_out:  # the endpoint's per-query limit: too slow to offer
+        return
+    key = fingerprint(result)
+    if key in seen or (result.boolean is None and not result.rows):
+        return
+    seen.add(key)
+    out.candidates.append(Candidate(plan, sparql, key, len(result.rows), result.boolean,
+                                    time.perf_counter() - began))

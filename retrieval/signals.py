@@ -43,6 +43,9 @@ class Signals:
     affixes: tuple[tuple[str, str], ...] = ()  # (prefix | suffix | contains, letters)
     comparison: str | None = None  # ">=" or "<=" when a number is a threshold
     notes: tuple[str, ...] = ()  # usage notes named: a quoted note text, or "" for any note
+    any_depth: bool = False  # a relation at any depth (its transitive closure)
+    examples: bool = False  # example sentences asked for
+    catalogs: tuple[str, ...] = ()  # meta questions: what the knowledge base holds
     lemma_kind: str | None = None  # "Lemma" / "Hypolemma" when the question says so
 
 
@@ -95,6 +98,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     affixes = _affixes(text, cues["affixes"])
     affix_values = {value for _, value in affixes}
     forms = [f for f in forms if f.lower() not in affix_values]
+    stop_forms = forms == [] and dialect_forms == []
     resources = list(_hits(text, cues["resources"]))
     for dialect in analysis.dialects:
         if dialect not in resources:
@@ -107,10 +111,12 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if relations and "complit" not in resources:
         resources.append("complit")
     operators = set(_hits(text, cues["operators"], whole=True))
-    if not any(_has(text, w, whole=True) for w in cues["wh"]):
-        operators.add("ask")  # no question word: a yes/no question
+    if question.rstrip().endswith("?") and not any(_has(text, w, whole=True) for w in cues["wh"]):
+        operators.add("ask")  # a question with no question word: a yes/no question
     comparison = ">=" if any(_has(text, c) for c in GREATER) else "<=" if any(_has(text, c) for c in LESS) else None
-    kind = "Hypolemma" if re.search(r"hypolemm|iperlemm", text) else "Lemma" if re.search(r"\blemm", text) else None
+    kind = "Hypolemma" if re.search(r"hypolemm|ipolemm", text) else "Lemma" if re.search(r"\blemm", text) else None
+    if stop_forms and lexicon is not None:
+        forms = [f for f in _content_words(question, text, cues, lexicon) if f.lower() not in affix_values]
     notes: list[str] = []
     if any(_has(text, c) for c in cues["notes"]):
         notes = [q for q in analysis.entities if q.lower().startswith("usage:")] or [""]
@@ -118,4 +124,27 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     return Signals(forms=tuple(dict.fromkeys(forms)), dialect_forms=tuple(dialect_forms), pos=_hits(text, cues["pos"]),
                    emotions=emotions, polarity=_hits(text, cues["polarity"]), resources=tuple(resources),
                    relations=relations, operators=frozenset(operators), numbers=tuple(_numbers(text)),
-                   affixes=tuple(affixes), comparison=comparison, notes=tuple(notes), lemma_kind=kind)
+                   affixes=tuple(affixes), comparison=comparison, notes=tuple(notes), lemma_kind=kind,
+                   any_depth=any(_has(text, c) for c in cues["depth"]),
+                   examples=any(_has(text, c) for c in cues["examples"]), catalogs=_hits(text, cues["catalogs"]))
+
+
+def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
+    """Unquoted words the question is about: lemma-bank forms that are no cue and no common word, the last two
+    (the word asked about tends to close an Italian or English question: "i sinonimi di coraggio")."""
+    stop = set(cues["stop"])
+    cue_words = [w for table in ("pos", "emotions", "polarity", "resources", "relations", "operators", "affixes")
+                 for words in cues[table].values() for w in words]
+    found = []
+    before = set(cues["before_word"])
+    tokens = re.findall(r"[^\W\d_][\w'’]*[^\W_]|[^\W\d_]", question)
+    for previous, token in zip([""] + tokens, tokens):
+        word = token.lower()
+        if previous.lower() not in before or len(word) < 3 or word in stop or word in NUMBER_WORDS:
+            continue
+        if any(word.startswith(c.strip()) for c in cue_words if len(c.strip()) > 2):
+            continue
+        grounded = lexicon.lookup(token)
+        if grounded.match in ("exact", "case"):
+            found.append(grounded.form)
+    return list(reversed(list(dict.fromkeys(found))[-2:]))
