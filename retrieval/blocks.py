@@ -92,10 +92,14 @@ def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
 
 def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tuple[Filter, ...]]:
     filters = [Filter(word_role, kind, value) for kind, value in s.affixes[:2]]
+    lengths = [n for n in s.numbers if n >= 1 and n == int(n)]
+    if s.length and lengths:
+        op = {">=": ">", "<=": "<="}.get(s.comparison or "", "=")
+        filters.append(Filter(word_role, "length", lengths[0], op))
     thresholds = [n for n in s.numbers if abs(n) <= 1 and n != int(n) or (abs(n) == 1 and value_role)]
     if value_role and thresholds:
         filters.append(Filter(value_role, "value", thresholds[0], s.comparison or ">="))
-    return [tuple(filters)] + ([()] if filters and not s.affixes else [])
+    return [tuple(filters)] + ([()] if filters and not s.affixes and not s.length else [])
 
 
 def catalog_plans(s: Signals) -> list[Plan]:
@@ -128,7 +132,7 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
     else:
         word = "italianWord"
     attributes = [a for j in plan.joins if j.mode == "has" for a in (
-        (_value_roles(plan, "elita")[1],) if j.resource == "elita" and j.polarity else
+        (_value_roles(plan, "elita")[1],) if j.resource == "elita" and (j.polarity or s.values) else
         (_value_roles(plan, "sentix")[1],) if j.resource == "sentix" else ATTRIBUTES[j.resource])]
     if plan.senses is not None and s.examples:
         attributes.append("example")
@@ -196,9 +200,13 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
                                              order=(("count", "ascending" not in ops),), limit=k))
             if "average" in ops and value:
-                average = Aggregate("avg", "polarityValue", "average")
+                average_of = "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue"
+                average = Aggregate("avg", average_of, "average")
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(average,)))
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate, average)))
+                if len(base.joins) == 1 and base.joins[0].resource in ("elita", "sentix"):
+                    entries = Aggregate("count", f"{base.joins[0].resource}Entry", "count")
+                    plans.append(base.with_block(operator="group", columns=(key,), aggregates=(entries, average)))
     per_word = next((f"{j.resource}Entry" if j.resource in DIALECTS else "emotion" for j in base.joins
                      if j.mode == "has" and (j.resource in DIALECTS or (j.resource == "elita" and not j.emotions))),
                     None)

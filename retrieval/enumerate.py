@@ -25,7 +25,7 @@ from nl2sparql.retrieval.signals import Signals
 class EnumerationConfig:
     max_candidates: int = 60
     max_sets: int = 40
-    budget_s: float = 2.0
+    budget_s: float = 1.6  # with the last query begun before it, p90 stays under 2 s on 2 cores
     query_timeout_s: float = 1.0  # the endpoint the enumerator is given should stop a query after this
 
 

@@ -19,9 +19,9 @@ _TOKEN = re.compile(r"[-'\"«»‘’“”]*([^\W\d_][\w'’]*)")
 _SKIP = {"the", "a", "an", "with", "in", "per", "con", "il", "la", "le", "lo", "i", "gli", "letter", "letters",
          "lettera", "lettere", "prefix", "suffix", "prefisso", "suffisso", "sequence", "sequenza", "string", "in:"}
 GREATER = ("at least", "almeno", "above", "over", "more than", "greater", "higher than", "sopra", "più di", "oltre",
-           "superiore", "or higher", "o più", ">")
+           "superiore", "or higher", "o più", ">", "≥")
 LESS = ("at most", "below", "under", "less than", "lower than", "sotto", "meno di", "inferiore", "or lower",
-        "o meno", "<")
+        "o meno", "<", "≤", "non superiore", "al massimo")
 
 
 @lru_cache(maxsize=1)
@@ -41,6 +41,8 @@ class Signals:
     operators: frozenset[str] = field(default_factory=frozenset)
     numbers: tuple[float, ...] = ()
     affixes: tuple[tuple[str, str], ...] = ()  # (prefix | suffix | contains, letters)
+    length: bool = False  # a number is a length in letters
+    values: bool = False  # polarity values asked for (not emotions or classes)
     comparison: str | None = None  # ">=" or "<=" when a number is a threshold
     notes: tuple[str, ...] = ()  # usage notes named: a quoted note text, or "" for any note
     any_depth: bool = False  # a relation at any depth (its transitive closure)
@@ -95,10 +97,11 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                 forms.append(grounded.form)
     else:
         forms = list(analysis.entities)
-    affixes = _affixes(text, cues["affixes"])
+    affixes = _affixes(text, cues["affixes"]) + [("suffix", m) for m in re.findall(r"(?<![\w-])-([^\W\d_]+)", text)]
+    affixes = list(dict.fromkeys(affixes))
     affix_values = {value for _, value in affixes}
     forms = [f for f in forms if f.lower() not in affix_values]
-    stop_forms = forms == [] and dialect_forms == []
+    stop_forms = forms == []
     resources = list(_hits(text, cues["resources"]))
     for dialect in analysis.dialects:
         if dialect not in resources:
@@ -113,7 +116,10 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     operators = set(_hits(text, cues["operators"], whole=True))
     if question.rstrip().endswith("?") and not any(_has(text, w, whole=True) for w in cues["wh"]):
         operators.add("ask")  # a question with no question word: a yes/no question
-    comparison = ">=" if any(_has(text, c) for c in GREATER) else "<=" if any(_has(text, c) for c in LESS) else None
+    comparison = "<=" if any(_has(text, c) for c in LESS) else ">=" if any(_has(text, c) for c in GREATER) else None
+    if not dialect_forms and lexicon is not None:
+        dialect_forms = _dialect_words(question, [r for r in resources if r in ("sicilian", "parmigiano")], lexicon,
+                                       dialect_lexicons or {})
     kind = "Hypolemma" if re.search(r"hypolemm|ipolemm", text) else "Lemma" if re.search(r"\blemm", text) else None
     if stop_forms and lexicon is not None:
         forms = [f for f in _content_words(question, text, cues, lexicon) if f.lower() not in affix_values]
@@ -125,15 +131,30 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    emotions=emotions, polarity=_hits(text, cues["polarity"]), resources=tuple(resources),
                    relations=relations, operators=frozenset(operators), numbers=tuple(_numbers(text)),
                    affixes=tuple(affixes), comparison=comparison, notes=tuple(notes), lemma_kind=kind,
-                   any_depth=any(_has(text, c) for c in cues["depth"]),
-                   examples=any(_has(text, c) for c in cues["examples"]), catalogs=_hits(text, cues["catalogs"]))
+                   any_depth=any(_has(text, c) for c in cues["depth"]), length=any(_has(text, c)
+                                                                                    for c in cues["length"]),
+                   examples=any(_has(text, c) for c in cues["examples"]), catalogs=_hits(text, cues["catalogs"]),
+                   values=any(_has(text, c) for c in cues["values"]))
+
+
+def _dialect_words(question: str, dialects: list[str], lexicon, dialect_lexicons: dict) -> list[tuple[str, str]]:
+    """Unquoted words of a named dialect the Italian lemma bank lacks ("Morôza è la traduzione parmigiana di…")."""
+    found = []
+    for token in re.findall(r"[^\W\d_][\w'’]*[^\W_]", question):
+        if len(token) < 3 or lexicon.lookup(token).match in ("exact", "case"):
+            continue
+        for dialect in dialects:
+            hit = dialect_lexicons[dialect].lookup(token) if dialect in dialect_lexicons else None
+            if hit is not None and hit.match in ("exact", "case"):
+                found.append((dialect, hit.form))
+    return list(dict.fromkeys(found))
 
 
 def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
     """Unquoted words the question is about: lemma-bank forms that are no cue and no common word, the last two
     (the word asked about tends to close an Italian or English question: "i sinonimi di coraggio")."""
     stop = set(cues["stop"])
-    cue_words = [w for table in ("pos", "emotions", "polarity", "resources", "relations", "operators", "affixes")
+    cue_words = [w for table in ("pos", "polarity", "resources", "relations", "operators", "affixes")
                  for words in cues[table].values() for w in words]
     found = []
     before = set(cues["before_word"])

@@ -65,3 +65,19 @@ def test_on_the_store_limit_is_ignored_and_a_failing_prediction_scores_zero(endp
     broken = execution_score(endpoint, gold, variables, "SELECT ?w WHERE { ?w }")
     assert broken.f1 == 0.0 and broken.error
     assert execution_score(endpoint, gold, variables, "DROP ALL").f1 == 0.0
+
+
+def test_group_concat_columns_compare_as_sets_whatever_the_separator(endpoint):
+    gold = ('SELECT ?pos (GROUP_CONCAT(?w; SEPARATOR=", ") AS ?words) WHERE { VALUES (?pos ?w) { ("n" "casa") '
+            '("n" "cane") ("v" "correre") } } GROUP BY ?pos')
+    reordered = ('SELECT ?pos (GROUP_CONCAT(?w; SEPARATOR=" | ") AS ?list) WHERE { VALUES (?pos ?w) { ("v" "correre") '
+                 '("n" "cane") ("n" "casa") } } GROUP BY ?pos')
+    missing = ('SELECT ?pos (GROUP_CONCAT(?w; SEPARATOR=", ") AS ?words) WHERE { VALUES (?pos ?w) { ("n" "casa") '
+               '("v" "correre") } } GROUP BY ?pos')
+    variables = AnswerVariables(answer=("pos",), aggregates=("words",))
+    assert execution_score(endpoint, gold, variables, reordered).exact
+    assert not execution_score(endpoint, gold, variables, missing).exact
+    # without GROUP_CONCAT in the gold, a concatenated string is compared as it is
+    plain = 'SELECT ?words WHERE { VALUES ?words { "casa, cane" } }'
+    assert not execution_score(endpoint, plain, AnswerVariables(answer=("words",)),
+                               'SELECT ?words WHERE { VALUES ?words { "cane, casa" } }').exact

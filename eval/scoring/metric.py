@@ -21,6 +21,10 @@ from nl2sparql.eval.scoring.topk import TopK, accepted_rows, top_k, with_order_k
 from nl2sparql.kb.results import QueryResult, Term
 
 _SLICE = re.compile(r"(\s*(?:LIMIT|OFFSET)\s+\d+)+\s*$", re.IGNORECASE)
+# A GROUP_CONCAT column of the gold query: its values are compared as the sets of items inside the concatenation,
+# whatever the separator or order either query used.
+_CONCAT = re.compile(r"GROUP_CONCAT\s*\((?:[^()]|\([^()]*\))*\)\s*AS\s+\?(\w+)", re.IGNORECASE)
+_ITEMS = re.compile(r"\s*[,;|\n/]\s*")
 _NUMERIC = ("integer", "decimal", "double", "float", "long", "int", "short", "nonNegativeInteger")
 
 # Why a valid prediction scores zero (scoring.outcomes classifies scored questions by these).
@@ -59,11 +63,20 @@ def normalise(term: Term | None) -> str | float | None:
     return term.value
 
 
-def _column(result: QueryResult, name: str) -> list:
-    return [normalise(t) for t in result.column(name)]
+def _column(result: QueryResult, name: str, concatenated: bool = False) -> list:
+    values = [normalise(t) for t in result.column(name)]
+    if not concatenated:
+        return values
+    return [tuple(sorted({item for item in _ITEMS.split(str(v)) if item})) if v is not None else None for v in values]
 
 
-def _map_columns(gold: QueryResult, wanted: list[str], predicted: QueryResult) -> dict[str, str] | None:
+def concatenated_columns(sparql: str) -> frozenset[str]:
+    """The columns a query builds with GROUP_CONCAT."""
+    return frozenset(_CONCAT.findall(sparql))
+
+
+def _map_columns(gold: QueryResult, wanted: list[str], predicted: QueryResult,
+                 concat: frozenset[str] = frozenset()) -> dict[str, str] | None:
     mapping: dict[str, str] = {}
     free = [v for v in predicted.variables]
     for name in wanted:
@@ -73,10 +86,10 @@ def _map_columns(gold: QueryResult, wanted: list[str], predicted: QueryResult) -
     for name in wanted:
         if name in mapping:
             continue
-        gold_values = set(_column(gold, name))
+        gold_values = set(_column(gold, name, name in concat))
         best, best_overlap = None, 0.0
         for candidate in free:
-            values = set(_column(predicted, candidate))
+            values = set(_column(predicted, candidate, name in concat))
             overlap = len(gold_values & values) / max(1, len(gold_values | values))
             if overlap > best_overlap:
                 best, best_overlap = candidate, overlap
@@ -97,9 +110,10 @@ class Ranked:
 
 
 def compare(gold: QueryResult, variables: AnswerVariables, predicted: QueryResult,
-            ranked: Ranked | None = None) -> Score:
+            ranked: Ranked | None = None, concat: frozenset[str] = frozenset()) -> Score:
     """Precision, recall, F1 and exact match of a predicted result against the gold result (with `ranked`, the
-    gold's top k of `ranked.result`, ties at the k-th key accepted)."""
+    gold's top k of `ranked.result`, ties at the k-th key accepted; `concat`, the gold columns made by
+    GROUP_CONCAT, compared as sets of items)."""
     if gold.boolean is not None:
         if predicted.boolean is None:
             return Score.zero(GOLD_IS_ASK)
@@ -113,14 +127,14 @@ def compare(gold: QueryResult, variables: AnswerVariables, predicted: QueryResul
     wanted = [v for v in (*variables.answer, *variables.aggregates) if v in gold.variables] or list(gold.variables)
     if not gold.rows and not predicted.rows:
         return Score(1.0, 1.0, 1.0, True)
-    mapping = _map_columns(gold, wanted, predicted)
+    mapping = _map_columns(gold, wanted, predicted, concat)
     if mapping is None:
         return Score.zero(NO_MATCHING_COLUMN + " " + ", ".join(f"?{v}" for v in wanted))
-    predicted_rows = Counter(zip(*(_column(predicted, mapping[v]) for v in wanted)))
+    predicted_rows = Counter(zip(*(_column(predicted, mapping[v], v in concat) for v in wanted)))
     if ranked is None:
-        gold_rows = Counter(zip(*(_column(gold, v) for v in wanted)))
+        gold_rows = Counter(zip(*(_column(gold, v, v in concat) for v in wanted)))
     else:
-        every = list(zip(*(_column(ranked.result, v) for v in wanted)))
+        every = list(zip(*(_column(ranked.result, v, v in concat) for v in wanted)))
         gold_rows = accepted_rows(every, ranked.keys, ranked.top, predicted_rows)
     overlap = sum((gold_rows & predicted_rows).values())
     precision = overlap / sum(predicted_rows.values()) if predicted_rows else 0.0
@@ -166,4 +180,4 @@ def execution_score(endpoint, gold_sparql: str, variables: AnswerVariables, pred
         predicted = endpoint.execute(predicted_sparql if ranked else strip_slice(predicted_sparql))
     except Nl2SparqlError as error:
         return Score.zero(str(error))
-    return compare(gold_result, variables, predicted, ranked)
+    return compare(gold_result, variables, predicted, ranked, concatenated_columns(gold_sparql))

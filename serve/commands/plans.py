@@ -70,7 +70,7 @@ def _table(summary: dict):
 @click.argument("question")
 @store_option
 @click.option("--top", "top", type=int, default=10, show_default=True, help="Candidates shown.")
-@click.option("--budget", type=float, default=2.0, show_default=True, help="Seconds the enumeration may take.")
+@click.option("--budget", type=float, default=1.6, show_default=True, help="Seconds the enumeration may take.")
 @click.option("--json", "as_json", is_flag=True, help="Print the signals and every candidate (plan text, Italian and "
                                                       "English reading, SPARQL, rows, answer fingerprint) as JSON.")
 def plan_command(question: str, store_path: Path | None, top: int, budget: float, as_json: bool) -> None:
