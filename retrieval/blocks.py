@@ -23,7 +23,9 @@ def _unique(items: list) -> list:
 
 def word_sets(s: Signals) -> list[Words]:
     forms = [tuple(s.forms[:1])] + ([tuple(s.forms[:4])] if len(s.forms) > 1 else []) if s.forms else []
-    forms = forms + [()] if not s.forms or s.operators & {"group", "count"} else forms
+    emotion_words = {e.lower() for e in s.emotions}
+    open_set = not s.forms or s.operators & {"group", "count"} or any(f.lower() in emotion_words for f in s.forms)
+    forms = forms + [()] if open_set else forms
     pos = ([(p,) for p in s.pos[:2]] + ([tuple(s.pos[:3])] if len(s.pos) > 1 else []) + [()]) if s.pos else [()]
     kinds = [s.lemma_kind, None] if s.lemma_kind else [None]
     if not s.lemma_kind and not s.forms and s.operators & {"count", "group"}:
@@ -96,9 +98,9 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     if s.length and lengths:
         op = {">=": ">", "<=": "<="}.get(s.comparison or "", "=")
         filters.append(Filter(word_role, "length", lengths[0], op))
-    thresholds = [n for n in s.numbers if abs(n) <= 1 and n != int(n) or (abs(n) == 1 and value_role)]
+    thresholds = [n for n in s.numbers if abs(n) <= 1 and (n != int(n) or s.values or s.exactly)]
     if value_role and thresholds:
-        filters.append(Filter(value_role, "value", thresholds[0], s.comparison or ">="))
+        filters.append(Filter(value_role, "value", thresholds[0], "=" if s.exactly else s.comparison or ">="))
     return [tuple(filters)] + ([()] if filters and not s.affixes and not s.length else [])
 
 
@@ -194,19 +196,19 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
             keys.append("italianWord")
         for key in keys[:3]:
             aggregate = Aggregate("count", counted, "count", distinct=True)
+            if "average" in ops and value:  # an average asked: its groups first, the plain count after
+                average_of = "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue"
+                average = Aggregate("avg", average_of, "average")
+                if len(base.joins) == 1 and base.joins[0].resource in ("elita", "sentix"):
+                    entries = Aggregate("count", f"{base.joins[0].resource}Entry", "count")
+                    plans.append(base.with_block(operator="group", columns=(key,), aggregates=(entries, average)))
+                plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate, average)))
+                plans.append(base.with_block(operator="group", columns=(key,), aggregates=(average,)))
             plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,)))
             if "top" in ops:
                 k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
                                              order=(("count", "ascending" not in ops),), limit=k))
-            if "average" in ops and value:
-                average_of = "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue"
-                average = Aggregate("avg", average_of, "average")
-                plans.append(base.with_block(operator="group", columns=(key,), aggregates=(average,)))
-                plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate, average)))
-                if len(base.joins) == 1 and base.joins[0].resource in ("elita", "sentix"):
-                    entries = Aggregate("count", f"{base.joins[0].resource}Entry", "count")
-                    plans.append(base.with_block(operator="group", columns=(key,), aggregates=(entries, average)))
     per_word = next((f"{j.resource}Entry" if j.resource in DIALECTS else "emotion" for j in base.joins
                      if j.mode == "has" and (j.resource in DIALECTS or (j.resource == "elita" and not j.emotions))),
                     None)

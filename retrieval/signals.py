@@ -43,6 +43,7 @@ class Signals:
     affixes: tuple[tuple[str, str], ...] = ()  # (prefix | suffix | contains, letters)
     length: bool = False  # a number is a length in letters
     values: bool = False  # polarity values asked for (not emotions or classes)
+    exactly: bool = False  # a number to be met exactly
     comparison: str | None = None  # ">=" or "<=" when a number is a threshold
     notes: tuple[str, ...] = ()  # usage notes named: a quoted note text, or "" for any note
     any_depth: bool = False  # a relation at any depth (its transitive closure)
@@ -134,7 +135,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    any_depth=any(_has(text, c) for c in cues["depth"]), length=any(_has(text, c)
                                                                                     for c in cues["length"]),
                    examples=any(_has(text, c) for c in cues["examples"]), catalogs=_hits(text, cues["catalogs"]),
-                   values=any(_has(text, c) for c in cues["values"]))
+                   values=any(_has(text, c) for c in cues["values"]),
+                   exactly=any(_has(text, c) for c in ("esattamente", "exactly", "pari a", "equal to", "uguale")))
 
 
 def _dialect_words(question: str, dialects: list[str], lexicon, dialect_lexicons: dict) -> list[tuple[str, str]]:
