@@ -198,7 +198,7 @@ def _elita(triples: _Triples, lemma, found: Found, in_elita: set) -> None:
     for entry in entries:
         alone = not triples.take(entry, CANONICAL, lemma)
         found.roles[entry] = "elitaEntry"
-        emotions, polarity = [], None
+        emotions = []
         for _, _, o in triples.take(entry, HAS_EMOTION):
             if isinstance(o, URIRef):
                 emotions.append(_local(o, ELITA))
@@ -209,12 +209,7 @@ def _elita(triples: _Triples, lemma, found: Found, in_elita: set) -> None:
                     emotions.append(str(label))
                 else:
                     found.roles[label] = "emotionLabel"
-        for _, _, o in triples.take(entry, ELITA_POLARITY):
-            polarity = _local(o, MARL) if isinstance(o, URIRef) else None
-            if polarity is None:
-                found.roles[o] = "elitaPolarity"
-        for _, _, o in triples.take(entry, POLARITY_VALUE):
-            found.roles[o] = "elitaValue"
+        polarity = _polarity(triples, entry, ELITA_POLARITY, found, "elita")
         found.joins.append(Join("elita", emotions=tuple(emotions), polarity=polarity, entries_only=alone))
 
 
@@ -223,14 +218,20 @@ def _sentix(triples: _Triples, lemma, found: Found) -> None:
     for entry in entries:
         alone = not triples.take(entry, CANONICAL, lemma)
         found.roles[entry] = "sentixEntry"
-        polarity = None
-        for _, _, o in triples.take(entry, HAS_POLARITY):
-            polarity = _local(o, MARL) if isinstance(o, URIRef) else None
-            if polarity is None:
-                found.roles[o] = "sentixPolarity"
-        for _, _, o in triples.take(entry, POLARITY_VALUE):
-            found.roles[o] = "sentixValue"
+        polarity = _polarity(triples, entry, HAS_POLARITY, found, "sentix")
         found.joins.append(Join("sentix", polarity=polarity, entries_only=alone))
+
+
+def _polarity(triples: _Triples, entry, predicate, found: Found, resource: str) -> str | None:
+    """An entry's polarity class (a fixed one returned, a variable given its role) and its value's role."""
+    polarity = None
+    for _, _, o in triples.take(entry, predicate):
+        polarity = _local(o, MARL) if isinstance(o, URIRef) else None
+        if polarity is None:
+            found.roles[o] = f"{resource}Polarity"
+    for _, _, o in triples.take(entry, POLARITY_VALUE):
+        found.roles[o] = f"{resource}Value"
+    return polarity
 
 
 def _dialects(triples: _Triples, lemma, found: Found) -> None:
