@@ -18,29 +18,26 @@ AMX_FLAGS = frozenset({"amx_tile", "amx_int8", "amx_bf16"})
 _PARAMS_LOCK = threading.Lock()  # the default-params function is swapped for the length of one load
 
 
-def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> frozenset[str]:
-    """The feature flags of this machine's CPU (Linux); empty where they cannot be read."""
+def _cpuinfo_field(keys: tuple[str, ...], cpuinfo: Path) -> str | None:
+    """The first value of one of `keys` in /proc/cpuinfo (Linux); None where it cannot be read."""
     try:
         text = cpuinfo.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return frozenset()
+        return None
     for line in text.splitlines():
         key, _, value = line.partition(":")
-        if key.strip() in ("flags", "Features"):
-            return frozenset(value.split())
-    return frozenset()
+        if key.strip() in keys:
+            return value.strip()
+    return None
+
+
+def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> frozenset[str]:
+    """The feature flags of this machine's CPU; empty where they cannot be read."""
+    return frozenset((_cpuinfo_field(("flags", "Features"), cpuinfo) or "").split())
 
 
 def cpu_name(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
-    try:
-        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return "unknown CPU"
-    for line in text.splitlines():
-        key, _, value = line.partition(":")
-        if key.strip() == "model name":
-            return value.strip()
-    return "unknown CPU"
+    return _cpuinfo_field(("model name",), cpuinfo) or "unknown CPU"
 
 
 @dataclass(frozen=True)

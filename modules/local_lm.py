@@ -221,10 +221,11 @@ class LlamaCppEngine:
                                  prompt_lookup=state.get("prompt_lookup", 0))
         return cls(state.get("model", DEFAULT_LOCAL_MODEL), settings)
 
-    def check(self) -> None:
+    def check(self) -> tuple[str, Any]:
         """Make sure the model can generate on this machine, without loading it here: the weights are assembled
         and a one-token generation runs in a child process (once per machine and llama.cpp build). A crash
-        there is a one-line LMConfigError instead of the death of this process."""
+        there is a one-line ModelCrashed instead of the death of this process. Returns the weights' path and
+        the load parameters chosen for this CPU."""
         try:
             import llama_cpp  # noqa: F401
         except ImportError:
@@ -233,21 +234,20 @@ class LlamaCppEngine:
         from nl2sparql.modules.smoke import ensure_runs
 
         path = self.model_path or str(assemble(LOCAL_MODELS[self.model]))
+        params = load_params(extra_buffers=self.settings.extra_buffers)
         if self.settings.smoke_check:
-            ensure_runs(self.model, Path(path), load_params(extra_buffers=self.settings.extra_buffers))
+            ensure_runs(self.model, Path(path), params)
+        return path, params
 
     def _load(self) -> Any:
         if self._llama is not None:
             return self._llama
-        try:
-            from llama_cpp import LlamaRAMCache
-        except ImportError:
-            raise LMConfigError("the local model needs llama-cpp-python: pip install 'nl2sparql[local]'") from None
-        from nl2sparql.modules.llama_load import load_params, open_llama
+        path, params = self.check()  # a missing llama-cpp-python is its one-line error
+        from llama_cpp import LlamaRAMCache
 
-        self.check()
+        from nl2sparql.modules.llama_load import open_llama
+
         started = time.perf_counter()
-        path = self.model_path or str(assemble(LOCAL_MODELS[self.model]))
         threads = self.settings.n_threads or max(1, os.cpu_count() or 1)
         draft = None
         if self.settings.prompt_lookup > 0:
@@ -258,8 +258,7 @@ class LlamaCppEngine:
 
         # llama.cpp prints a line per adapter tensor even when not verbose; the user needs none of them.
         with suppress_stdout_stderr(disable=self.settings.lora_path is None):
-            llama = open_llama(path, load_params(extra_buffers=self.settings.extra_buffers),
-                               n_ctx=self.settings.n_ctx, n_threads=threads, n_threads_batch=threads,
+            llama = open_llama(path, params, n_ctx=self.settings.n_ctx, n_threads=threads, n_threads_batch=threads,
                                seed=self.settings.seed, draft_model=draft, lora_path=self.settings.lora_path,
                                verbose=False)
         # Keeps the KV state of recent prompts: analyze, generate and repair prompts share long prefixes.

@@ -8,25 +8,13 @@ never narrows a set it was not asked to narrow.
 from __future__ import annotations
 
 from nl2sparql.data.plans.model import Filter, Join, Plan
+from nl2sparql.kb.vocab import (ELITA_GRAPH, LIITA_GRAPH, PARMIGIANO_LEMMA_BANK, PARMIGIANO_LEXICON, PREFIXES,
+                                SICILIAN_LEMMA_BANK, SICILIAN_LEXICON)
 
-LEMMA_GRAPH = "http://liita.it/data"
-ELITA_GRAPH = "http://w3id.org/elita"
-LEXICONS = {"sicilian": "http://liita.it/data/id/LexicalReources/DialettoSiciliano/Lexicon",
-            "parmigiano": "http://liita.it/data/id/LexicalReources/DialettoParmigiano/Lexicon"}
+LEXICONS = {"sicilian": SICILIAN_LEXICON, "parmigiano": PARMIGIANO_LEXICON}
+BANKS = {"sicilian": SICILIAN_LEMMA_BANK, "parmigiano": PARMIGIANO_LEMMA_BANK}
 DIALECT_LANG = {"sicilian": "scn", "parmigiano": "roa"}
-BANKS = {"sicilian": "http://liita.it/data/id/DialettoSiciliano/lemma/LemmaBank",
-         "parmigiano": "http://liita.it/data/id/DialettoParmigiano/lemma/LemmaBank"}
-PREFIXES = {
-    "ontolex": "http://www.w3.org/ns/lemon/ontolex#", "lila": "http://lila-erc.eu/ontologies/lila/",
-    "lime": "http://www.w3.org/ns/lemon/lime#", "vartrans": "http://www.w3.org/ns/lemon/vartrans#",
-    "rdfs": "http://www.w3.org/2000/01/rdf-schema#", "elita": "http://w3id.org/elita/",
-    "marl": "http://www.gsi.upm.es/ontologies/marl/ns#", "lexinfo": "http://www.lexinfo.net/ontology/3.0/lexinfo#",
-    "skos": "http://www.w3.org/2004/02/skos/core#", "dcterms": "http://purl.org/dc/terms/",
-}
-# Roles a plan names, by the resource that binds them.
-ELITA_ROLES = ("emotion", "emotionLabel", "elitaEntry", "elitaPolarity", "elitaValue")
-SENTIX_ROLES = ("sentixEntry", "sentixPolarity", "sentixValue")
-SHARED_POLARITY = {"polarity": "Polarity", "polarityValue": "Value"}  # the one polarity resource joined
+SHARED_POLARITY = ("polarity", "polarityValue")  # roles of the one polarity resource joined
 
 
 def literal(text: str, lang: str | None = None) -> str:
@@ -81,7 +69,7 @@ def _lemma_block(plan: Plan, names: _Names, roles: set[str]) -> list[str]:
             parts.append(f"lila:hasPOS lila:{words.pos[0]}")
         elif "pos" in roles:
             parts.append("lila:hasPOS ?pos")
-        return [f"GRAPH <{LEMMA_GRAPH}> {{ ?lemma {' ; '.join(parts)} }}"] if parts else []
+        return [f"GRAPH <{LIITA_GRAPH}> {{ ?lemma {' ; '.join(parts)} }}"] if parts else []
     dialect = words.bank if words.bank in BANKS else None
     word, lang = (f"{dialect}Word", DIALECT_LANG[dialect]) if dialect else ("italianWord", "it")
     if dialect:
@@ -104,7 +92,7 @@ def _lemma_block(plan: Plan, names: _Names, roles: set[str]) -> list[str]:
         values.append("VALUES ?pos { " + " ".join(f"lila:{p}" for p in words.pos) + " }")
     if dialect:  # a dialect lemma bank lives in the default graph
         return values + [f"?{dialect}Lemma {' ; '.join(parts)} ."]
-    return values + [f"GRAPH <{LEMMA_GRAPH}> {{ ?lemma {' ; '.join(parts)} }}"]
+    return values + [f"GRAPH <{LIITA_GRAPH}> {{ ?lemma {' ; '.join(parts)} }}"]
 
 
 def _elita_block(join: Join, names: _Names, roles: set[str]) -> list[str]:

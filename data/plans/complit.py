@@ -5,8 +5,8 @@ lemma bank's ?lemma outside it (CompL-it words share IRIs with LiITA lexical ent
 from __future__ import annotations
 
 from nl2sparql.data.plans.model import RELATIONS, Plan
+from nl2sparql.kb.vocab import COMPLIT_SERVICE as COMPLIT
 
-COMPLIT = "https://klab.ilc.cnr.it/graphdb-compl-it/"
 RELATED_WORDS = {role for _, _, role in RELATIONS.values()}
 COMPLIT_ROLES = {"word", "italianWord", "sense", "definition", "example", "posLabel", "relatedSense",
                  "relatedEntry"} | RELATED_WORDS

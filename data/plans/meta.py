@@ -8,11 +8,9 @@ from dataclasses import dataclass
 
 from rdflib.term import URIRef, Variable
 
-from nl2sparql.data.plans.compile import BANKS, ELITA_GRAPH, LEMMA_GRAPH, PREFIXES
-from nl2sparql.data.plans.parse import Pattern, Unparsed
-
-RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
-DCTERMS = "http://purl.org/dc/terms/"
+from nl2sparql.data.plans.compile import BANKS
+from nl2sparql.data.plans.parse import Pattern
+from nl2sparql.kb.vocab import ELITA_GRAPH, LIITA_GRAPH, PREFIXES, RDF
 
 
 @dataclass(frozen=True)
@@ -34,16 +32,16 @@ CATALOGS = {
     "bank_metadata": Catalog("lemmaBank", (), (("dcterms:title", "title"), ("dcterms:description", "description"),
                                                 ("dcterms:contributor", "contributor"), ("dcterms:license", "license"))),
     "classes": Catalog("resource", (("a", "?class"),)),
-    "lemma_bank_types": Catalog("resource", (("a", "?type"),), (), LEMMA_GRAPH),
+    "lemma_bank_types": Catalog("resource", (("a", "?type"),), (), LIITA_GRAPH),
     "graphs": Catalog("s", (("?p", "?o"),), (), "?graph"),
 }
 
 
 def _expand(term: str) -> str:
     if term == "a":
-        return RDF_TYPE
+        return RDF + "type"
     prefix, _, local = term.partition(":")
-    return PREFIXES.get(prefix, DCTERMS if prefix == "dcterms" else "") + local
+    return PREFIXES[prefix] + local
 
 
 def meta_lines(catalog_name: str, bank: str | None, roles: set[str]) -> list[str]:
@@ -90,8 +88,10 @@ def _match(catalog: Catalog, subject, triples: list[tuple], bank: str | None) ->
         return None
     left = list(triples)
     for predicate, obj in catalog.required:
-        match = next((t for t in left if (predicate.startswith("?") and isinstance(t[1], Variable)) or
-                      str(t[1]) == _expand(predicate)), None)
+        if predicate.startswith("?"):
+            match = next((t for t in left if isinstance(t[1], Variable)), None)
+        else:
+            match = next((t for t in left if str(t[1]) == _expand(predicate)), None)
         if match is None:
             return None
         if predicate.startswith("?"):
@@ -109,8 +109,3 @@ def _match(catalog: Catalog, subject, triples: list[tuple], bank: str | None) ->
             return None
         found[t[2]] = role
     return found
-
-
-def check_meta(name: str) -> None:
-    if name not in CATALOGS:
-        raise Unparsed(f"an unknown catalog {name}")

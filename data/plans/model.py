@@ -10,16 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-RESOURCES = ("elita", "sentix", "sicilian", "parmigiano", "complit")
-POLARITIES = ("Positive", "Negative", "Neutral")
-# What a join may be: required (the word has it), a column shown where present (OPTIONAL), absent (NOT EXISTS or
-# MINUS: the word has none).
-JOIN_MODES = ("has", "optional", "absent", "absent_minus")
-FILTER_KINDS = ("prefix", "suffix", "contains", "regex", "length", "equals", "value", "iri_prefix")
-OPERATORS = ("list", "count", "ask", "group")
-AGGREGATES = ("count", "avg", "min", "max", "sum", "group_concat")
-COMPARISONS = ("<", "<=", "=", ">=", ">", "!=")
-
 
 @dataclass(frozen=True)
 class Words:
@@ -39,7 +29,8 @@ class Join:
     marl:Polarity or Sentix's marl:hasPolarity), `form` (a dialect written form), `relation` (CompL-it: a sense
     relation such as hypernym, read general → specific) narrow it; `mode` says whether the word must have it."""
 
-    resource: str
+    resource: str  # elita, sentix, sicilian, parmigiano
+    # has (the word has it), optional (its columns shown where present), absent (NOT EXISTS), absent_minus (MINUS)
     mode: str = "has"
     emotions: tuple[str, ...] = ()
     polarity: str | None = None

@@ -7,21 +7,19 @@ from dataclasses import dataclass, field
 
 from rdflib.term import Literal, URIRef, Variable
 
-from nl2sparql.data.plans.compile import LEXICONS, PREFIXES
+from nl2sparql.data.plans.compile import BANKS, LEXICONS
 from nl2sparql.data.plans.model import Filter, Join, Senses, Words
 from nl2sparql.data.plans.parse import Pattern, Unparsed
+from nl2sparql.kb.vocab import DCTERMS, ELITA, LILA, LIME, MARL, ONTOLEX, RDF, RDFS, VARTRANS
 
-ONTOLEX, LILA, ELITA, MARL = (PREFIXES[p] for p in ("ontolex", "lila", "elita", "marl"))
-WRITTEN, CANONICAL, SENSE = URIRef(ONTOLEX + "writtenRep"), URIRef(ONTOLEX + "canonicalForm"), None
-HAS_POS, TYPE = URIRef(LILA + "hasPOS"), URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+WRITTEN, CANONICAL = URIRef(ONTOLEX + "writtenRep"), URIRef(ONTOLEX + "canonicalForm")
+HAS_POS, TYPE = URIRef(LILA + "hasPOS"), URIRef(RDF + "type")
 HAS_EMOTION, ELITA_POLARITY = URIRef(ELITA + "HasEmotion"), URIRef(MARL + "Polarity")
 HAS_POLARITY, POLARITY_VALUE = URIRef(MARL + "hasPolarity"), URIRef(MARL + "hasPolarityValue")
-LABEL, COMMENT = URIRef(PREFIXES["rdfs"] + "label"), URIRef(PREFIXES["rdfs"] + "comment")
-LIME_ENTRY, TRANSLATABLE = URIRef(PREFIXES["lime"] + "entry"), URIRef(PREFIXES["vartrans"] + "translatableAs")
-PART_OF = URIRef("http://purl.org/dc/terms/isPartOf")
+LABEL, COMMENT = URIRef(RDFS + "label"), URIRef(RDFS + "comment")
+LIME_ENTRY, TRANSLATABLE = URIRef(LIME + "entry"), URIRef(VARTRANS + "translatableAs")
+PART_OF = URIRef(DCTERMS + "isPartOf")
 DIALECT_OF = {URIRef(iri): name for name, iri in LEXICONS.items()}
-BANKS = {"sicilian": "http://liita.it/data/id/DialettoSiciliano/lemma/LemmaBank",
-         "parmigiano": "http://liita.it/data/id/DialettoParmigiano/lemma/LemmaBank"}
 BANK_OF = {URIRef(iri): name for name, iri in BANKS.items()}
 
 

@@ -8,13 +8,11 @@ from rdflib.term import Literal, URIRef, Variable
 
 from nl2sparql.data.plans.model import RELATIONS, Senses
 from nl2sparql.data.plans.parse import Pattern, Unparsed
+from nl2sparql.kb.vocab import LEXINFO, ONTOLEX, RDF, RDFS, SKOS
 
-ONTOLEX = "http://www.w3.org/ns/lemon/ontolex#"
-LEXINFO = "http://www.lexinfo.net/ontology/3.0/lexinfo#"
-SKOS = "http://www.w3.org/2004/02/skos/core#"
 SENSE, CANONICAL, WRITTEN = (URIRef(ONTOLEX + n) for n in ("sense", "canonicalForm", "writtenRep"))
-POS, LABEL = URIRef(LEXINFO + "partOfSpeech"), URIRef("http://www.w3.org/2000/01/rdf-schema#label")
-TYPE, WORD = URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"), URIRef(ONTOLEX + "Word")
+POS, LABEL = URIRef(LEXINFO + "partOfSpeech"), URIRef(RDFS + "label")
+TYPE, WORD = URIRef(RDF + "type"), URIRef(ONTOLEX + "Word")
 DEFINITION, EXAMPLES = URIRef(SKOS + "definition"), (URIRef(SKOS + "example"), URIRef(LEXINFO + "senseExample"))
 BY_PROPERTY = {(prop, subject): name for name, (prop, subject, _) in RELATIONS.items()}
 
