@@ -71,6 +71,7 @@ def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoin
            name: str = "uncompiled") -> NL2SPARQL:
     from nl2sparql.modules.adapter import LoraAdapter
     from nl2sparql.modules.lm import adapter_lm, resolve_lm
+    from nl2sparql.modules.ranker import RankerFile
 
     adapter = LoraAdapter.from_manifest(state.parent, manifest) if state is not None else None
     followup = LoraAdapter.from_manifest(state.parent, manifest, "followup_adapter") if state is not None else None
@@ -97,6 +98,9 @@ def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoin
             raise ArtifactError(f"the saved program {state} cannot be loaded: {first_line(error)}") from None
     program.set_lm(lm_object if lm_object is not None else resolve_lm(lm))
     program.followup_lm = followup_lm
+    ranker = RankerFile.from_manifest(state.parent, manifest) if state is not None else None
+    if ranker is not None:
+        program.ranker = ranker.load()  # a missing or edited file is refused here, before any question
     return program
 
 

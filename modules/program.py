@@ -12,7 +12,9 @@ import dspy
 from nl2sparql.modules.answer import answer_for
 from nl2sparql.modules.clock import Clock
 from nl2sparql.modules.compact import generate_adapter
+from nl2sparql.modules.attempt import endpoint_limits, run_query
 from nl2sparql.modules.fixes import retag_dialect_words
+from nl2sparql.modules.plan_choice import decide, rank_candidates, shown
 from nl2sparql.modules.question import check_question
 from nl2sparql.modules.refine import Context, GenerateAndRepair
 from nl2sparql.modules.runtime import Runtime
@@ -65,6 +67,14 @@ class ProgramSettings:
     # LM call); "chat", the generate step reads the earlier turns as chat turns itself (one call; for a version
     # fine-tuned on such turns).
     followup_mode: str = "rewrite"
+    # Choose, don't guess (modules/plan_choice.py; a version with a ranker): the enumerator's executed plans are
+    # scored by the ranker; the best answers without the generator when its probability reaches `rank_accept`,
+    # answers after the generator when it reaches `rank_fallback` or the generator's answer agrees with a candidate,
+    # and the generator's query answers otherwise. `rank_budget_s`: seconds the enumeration may take.
+    rank: bool = False
+    rank_accept: float = 0.9
+    rank_fallback: float = 0.5
+    rank_budget_s: float = 1.6
 
 
 class NL2SPARQL(dspy.Module):
@@ -87,6 +97,8 @@ class NL2SPARQL(dspy.Module):
         # The LM that writes a follow-up read in chat mode (a paired version's follow-up adapter, set by `load`);
         # None: the steps' own LM answers every question.
         self.followup_lm = None
+        # The version's trained ranker (modules/ranker.py, set by `load`); None: the generator answers alone.
+        self.ranker = None
 
     def __repr__(self) -> str:
         return f"NL2SPARQL(version={self.version!r}, optimizer={self.manifest.get('optimizer', 'none')!r})"
@@ -131,9 +143,12 @@ class NL2SPARQL(dspy.Module):
             inputs = _generate_inputs(question, analysis, context)
             if history is not None:
                 inputs["history"] = history
-            written = self.write(question=question, inputs=inputs, context=context, settings=self.settings,
-                                 clock=clock, lm=self.followup_lm if history is not None else None)
-        attempts, best = written.attempts, written.best
+            ranking, chosen, reason, written = self._choose(question, inputs, context, clock, history)
+        attempts, best = (written.attempts, written.best) if written is not None else ([], None)
+        if chosen is not None:
+            best = run_query("plan", chosen.sparql, self.runtime.endpoint, endpoint_limits(self.runtime),
+                             clock.stop_at)
+            attempts = [*attempts, best]
         readable = answer_for(best.result, question, self.runtime.endpoint)
         return dspy.Prediction(
             question=question, sparql=best.sparql, result=best.result, answer=readable.text, readable=readable,
@@ -142,11 +157,36 @@ class NL2SPARQL(dspy.Module):
             patterns=list(analysis.patterns), entities=list(analysis.entities), dialects=list(analysis.dialects),
             attempts=attempts, errors=[f"{a.outcome}: {a.detail}" for a in attempts if a.outcome != "ok"],
             grounding=[g.to_json() for g in grounding],
+            candidates=[r.to_json() for r in shown(ranking)] if ranking else [],
+            choice={"answered_by": "plan" if chosen is not None else "generator", "reason": reason,
+                    "reading": chosen.reading if chosen is not None else "",
+                    "enumeration_seconds": round(ranking.seconds, 3)} if ranking else None,
             notes=_notes(grounding, question) + _stopped_note(clock, question),
             stopped_early=clock.stopped_early, in_scope=True, scope_reason=scope.reason if scope else "",
             ok=best.outcome in ("ok", "lint", "empty"),
-            usage=_usage(analysis.lm_calls + written.calls + (scope.lm_calls if scope else 0), tracker),
+            usage=_usage(analysis.lm_calls + (written.calls if written is not None else 0)
+                         + (scope.lm_calls if scope else 0), tracker),
             seconds=time.perf_counter() - started)
+
+    def _choose(self, question: str, inputs: dict, context: Context, clock: Clock, history):
+        """(ranking, chosen candidate or None, why, the generator's prediction or None when it was not asked)."""
+        lm = self.followup_lm if history is not None else None
+        if self.ranker is None or not self.settings.rank or history is not None:
+            written = self.write(question=question, inputs=inputs, context=context, settings=self.settings,
+                                 clock=clock, lm=lm)
+            return None, None, "", written
+        clock.step("enumerate")
+        ranking = rank_candidates(question, self.ranker, self.runtime, self.settings, clock.stop_at)
+        chosen, reason = decide(ranking, self.settings)
+        if chosen is not None:
+            chosen.chosen = True
+            return ranking, chosen, reason, None
+        written = self.write(question=question, inputs=inputs, context=context, settings=self.settings,
+                             clock=clock, lm=lm)
+        chosen, reason = decide(ranking, self.settings, written.best)
+        if chosen is not None:
+            chosen.chosen = True
+        return ranking, chosen, reason, written
 
     def load_state(self, state, **options):
         """A program saved before the relevance step existed keeps the step's fresh predictor."""

@@ -45,6 +45,7 @@ class Candidate:
     rows: int
     boolean: bool | None
     seconds: float
+    values: frozenset = frozenset()  # every cell value of the answer, or its boolean (what two answers agree on)
 
     def to_json(self) -> dict:
         return {"text": self.plan.text(), "it": verbalize(self.plan, "it"), "en": verbalize(self.plan, "en"),
@@ -145,5 +146,7 @@ def _run(plan: Plan, endpoint, out: Enumeration, seen: set[str]) -> None:
     if key in seen or (result.boolean is None and not result.rows):
         return
     seen.add(key)
+    values = frozenset({("ask", result.boolean)}) if result.boolean is not None else \
+        frozenset(t.value for row in result.rows for t in row if t is not None)
     out.candidates.append(Candidate(plan, sparql, key, len(result.rows), result.boolean,
-                                    time.perf_counter() - began))
+                                    time.perf_counter() - began, values))

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -171,3 +172,15 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
         if grounded.match in ("exact", "case"):
             found.append(grounded.form)
     return list(reversed(list(dict.fromkeys(found))[-2:]))
+
+
+def signals_to_json(signals) -> dict[str, Any]:
+    data = asdict(signals)
+    data["operators"] = sorted(signals.operators)
+    return data
+
+
+def signals_from_json(data: dict[str, Any]) -> Signals:
+    pairs = ("dialect_forms", "affixes")
+    return Signals(**{k: frozenset(v) if k == "operators" else tuple(tuple(x) for x in v) if k in pairs
+                      else tuple(v) if isinstance(v, list) else v for k, v in data.items()})

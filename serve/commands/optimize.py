@@ -17,11 +17,12 @@ def optimize() -> None:
 
 
 @optimize.command("run")
-@click.option("--optimizer", type=click.Choice(["bootstrap", "random-search", "mipro", "gepa", "finetune"]),
+@click.option("--optimizer", type=click.Choice(["bootstrap", "random-search", "mipro", "gepa", "finetune", "ranker"]),
               default=None,
-              help="DSPy optimizer: few-shot bootstrap (the default), bootstrap + random search, MIPROv2, GEPA; or "
+              help="DSPy optimizer: few-shot bootstrap (the default), bootstrap + random search, MIPROv2, GEPA; "
                    "finetune: a LoRA adapter for the local model's generate step, trained on the train split (CPU by "
-                   "default). With --resume and no --optimizer: whichever job was interrupted.")
+                   "default); or ranker: the --from version plus a ranker over the plans the enumerator proposes, "
+                   "trained on CPU (minutes). With --resume and no --optimizer: whichever job was interrupted.")
 @click.option("--lm", default=None, help="Student model (default local/qwen-1.5b; any litellm id).")
 @click.option("--teacher-lm", "--reflection-lm", "teacher_lm", default=None,
               help="Teacher for bootstrapping, or reflection LM for GEPA (default: the student).")
@@ -41,8 +42,9 @@ def optimize() -> None:
                                              "made answered from DSPy's cache.")
 @click.option("--tracking-uri", default=None, help=f"MLflow tracking URI (default: sqlite under ${HOME_ENV}).")
 @click.option("--rank", type=int, default=16, show_default=True, help="finetune: LoRA rank (alpha is twice it).")
-@click.option("--learning-rate", type=float, default=3e-4, show_default=True, help="finetune: AdamW learning rate.")
-@click.option("--epochs", type=int, default=1, show_default=True, help="finetune: passes over the train examples.")
+@click.option("--learning-rate", type=float, default=None,
+              help="finetune: AdamW learning rate (default 3e-4); ranker: Adam's (default 0.05).")
+@click.option("--epochs", type=int, default=None, help="Passes over the train examples (finetune: 1, ranker: 12).")
 @click.option("--device", default="cpu", show_default=True, help="finetune: torch device (cuda where one exists).")
 @click.option("--synth", "synth", type=click.Path(path_type=Path, exists=True), default=None,
               help="finetune: a 'data synth' folder or JSONL whose pairs join the train examples.")
@@ -77,6 +79,12 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
     from nl2sparql.optimize.run import interrupted_job, pending_config, run_compile, side_by_side
 
     optimizer = optimizer or (interrupted_job() if resume else "bootstrap")
+    if optimizer == "ranker":
+        _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
+                store_path, tracking_uri, as_json)
+        return
+    learning_rate = 3e-4 if learning_rate is None else learning_rate
+    epochs = 1 if epochs is None else epochs
     if optimizer == "finetune":
         _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
                   learning_rate, epochs, device, store_path, as_json, synth, synth_ratio, compact_prompt, followup_mode,
@@ -95,6 +103,35 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
         click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
         return
     make_console().print(side_by_side(result, config.parent, version.name, version.path))
+
+
+def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
+            store_path, tracking_uri, as_json) -> None:
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from nl2sparql.optimize.ranker.job import RankerJob, run_ranker_job
+    from nl2sparql.paths import resolve
+
+    job = RankerJob(parent="latest" if parent == "uncompiled" else parent, train_split=train_split,
+                    dev_split=dev_split, synth=str(synth) if synth else None, train_limit=train_limit,
+                    dev_limit=dev_limit, epochs=12 if epochs is None else epochs,
+                    learning_rate=0.05 if learning_rate is None else learning_rate, seed=seed)
+    paths = resolve()
+    with Progress(console=make_console(stderr=True), transient=True) as progress:
+        version, figures = run_ranker_job(job, home=paths.home, root=paths.artifacts, store=store_path,
+                                          tracking_uri=tracking_uri, resume=resume, progress=progress)
+    if as_json:
+        click.echo(json.dumps(version.manifest, indent=2, ensure_ascii=False))
+        return
+    table = Table("dev (enumerated candidates)", "share", title=f"{version.name} written to {version.path}")
+    for label, value in (("some candidate right (oracle)", figures.oracle),
+                         ("enumerator's first candidate right", figures.enumerator_first),
+                         ("ranker's first candidate right", figures.ranker_top1),
+                         (f"answered without the generator (p ≥ {figures.accept:g})", figures.accepted_share),
+                         ("… and right there", figures.accepted_precision)):
+        table.add_row(label, f"{value:.3f}")
+    make_console().print(table)
 
 
 def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,

@@ -1,0 +1,195 @@
+"""`optimize run --optimizer ranker`: a new version that is its parent plus a trained ranker over the enumerator's
+plans (`modules/plan_choice.py`).
+
+Steps, each resumable: the training lists (train split in both languages, and synthetic pairs when given) and the dev
+lists are built into a work folder, one line per question; the ranker trains on CPU with a checkpoint per epoch; the
+thresholds are chosen on dev (`choose_thresholds`); the version is written with the parent's files, the ranker's
+weights, their checksum in the manifest, and the choice switched on in its program settings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from nl2sparql.modules.ranker import RANKER_FILE, Ranker, softmax
+from nl2sparql.optimize.ranker.train import FeaturedList, TrainConfig, featurize, top1, train
+
+
+@dataclass(frozen=True)
+class RankerJob:
+    parent: str = "latest"
+    train_split: str = "train"
+    dev_split: str = "dev"
+    synth: str | None = None  # a `data synth` folder whose pairs join the training lists
+    synth_limit: int | None = 300
+    train_limit: int | None = None
+    dev_limit: int | None = None
+    epochs: int = 12
+    learning_rate: float = 0.05
+    seed: int = 13
+
+
+def work_dir(home: Path, job: RankerJob, kb_fingerprint: str) -> Path:
+    """Lists depend on the questions, the KB and the enumerator; the folder is named by the KB, and a list is
+    reused only for the same question key."""
+    return home / "ranker" / kb_fingerprint
+
+
+def dev_view(made: dict) -> dict:
+    """A dev list as the program sees it: the enumerated candidates only (no gold plan added)."""
+    if made.get("positive") != "gold_plan":
+        return made
+    return {**made, "candidates": made["candidates"][:-1], "positive": "none"}
+
+
+@dataclass(frozen=True)
+class DevFigures:
+    questions: int
+    oracle: float  # some candidate is right
+    enumerator_first: float  # the enumerator's own first candidate is right
+    ranker_top1: float
+    accept: float  # chosen thresholds
+    fallback: float
+    accepted_share: float  # questions answered without the generator at `accept`
+    accepted_precision: float
+
+
+def choose_thresholds(ranker: Ranker, lists: list[FeaturedList], generator_accuracy: float) -> tuple[float, float,
+                                                                                                       float, float]:
+    """`accept`: the lowest probability above which the ranker's first choice is right more often than the generator
+    is on dev overall (with a margin), so skipping the generator there does not lose answers; `fallback`: the
+    lowest above which it beats the generator's accuracy without a margin. Returns (accept, fallback, share of dev
+    questions accepted, precision there)."""
+    tops = []
+    for x in lists:
+        if not x.features:
+            continue
+        p = softmax(ranker.scores(x.features))
+        best = int(np.argmax(p))
+        tops.append((float(p[best]), bool(x.labels[best])))
+    grid = [round(t, 2) for t in np.arange(0.3, 1.0, 0.05)]
+
+    def lowest(margin: float) -> float:
+        for t in grid:
+            chosen = [right for p, right in tops if p >= t]
+            if len(chosen) >= 5 and sum(chosen) / len(chosen) >= min(0.98, generator_accuracy + margin):
+                return t
+        return 1.01  # never
+    accept, fallback = lowest(0.15), lowest(0.0)
+    fallback = min(fallback, accept)
+    accepted = [right for p, right in tops if p >= accept]
+    total = max(1, len(lists))
+    return accept, fallback, len(accepted) / total, (sum(accepted) / len(accepted)) if accepted else 0.0
+
+
+def dev_figures(ranker: Ranker, lists: list[FeaturedList], made: list[dict], generator_accuracy: float) -> DevFigures:
+    accept, fallback, share, precision = choose_thresholds(ranker, lists, generator_accuracy)
+    n = max(1, len(lists))
+    return DevFigures(len(lists), round(sum(bool(x.labels.sum()) for x in lists) / n, 3),
+                      round(sum(bool(m["candidates"]) and bool(m["candidates"][0]["label"]) for m in made) / n, 3),
+                      round(top1(ranker, lists), 3), accept, fallback, round(share, 3), round(precision, 3))
+
+
+def ranker_manifest(parent: dict, ranker_bytes: bytes, job: RankerJob, figures: DevFigures, trained: dict,
+                    lists: dict, seconds: float) -> dict:
+    settings = {**(parent.get("program_settings") or {}), "rank": True, "rank_accept": figures.accept,
+                "rank_fallback": figures.fallback}
+    return {**{k: v for k, v in parent.items() if k not in ("version", "dev_scores", "note", "mlflow_run_id")},
+            "parent": parent.get("version", job.parent), "optimizer": "ranker",
+            "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "program_settings": settings, "compile_seconds": round(seconds, 1),
+            "ranker": {"file": RANKER_FILE, "sha256": hashlib.sha256(ranker_bytes).hexdigest(),
+                       "size": len(ranker_bytes), "training": {**dataclasses.asdict(job), **trained, "lists": lists},
+                       "dev": dataclasses.asdict(figures)},
+            "note": f"{parent.get('version', job.parent)} + a ranker over enumerated plans (dev top-1 "
+                    f"{figures.ranker_top1:.3f}, oracle {figures.oracle:.3f})"}
+
+
+def load_featured(path: Path, view: Callable[[dict], dict] = lambda m: m) -> tuple[list[dict], list[FeaturedList]]:
+    from nl2sparql.optimize.ranker.examples import read_lists
+
+    made = [view(m) for m in read_lists(path)] if path.exists() else []
+    return made, [featurize(m) for m in made]
+
+
+def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None = None,
+                   tracking_uri: str | None = None, resume: bool = False, progress=None):
+    """Build lists, train, choose thresholds, write the version; returns (version, DevFigures)."""
+    from nl2sparql.artifacts import tracking
+    from nl2sparql.artifacts.store import PROGRAM_FILE, resolve_version, write_version
+    from nl2sparql.data.dataset import load_dataset, parse_record
+    from nl2sparql.errors import ArtifactError, DatasetError
+    from nl2sparql.files import atomic_open
+    from nl2sparql.kb.embedded import EmbeddedEndpoint
+    from nl2sparql.kb.endpoint import EndpointConfig
+    from nl2sparql.optimize.ranker.examples import build_lists, questions_of
+
+    started = time.perf_counter()
+    parent = resolve_version(job.parent, root)
+    if parent is None:
+        raise ArtifactError("a ranker is added to a compiled or fine-tuned version: name one with --from (e.g. v14)")
+    records = load_dataset()
+    train_records = [r for r in records if r.split == job.train_split][: job.train_limit]
+    dev_records = [r for r in records if r.split == job.dev_split][: job.dev_limit]
+    if not train_records or not dev_records:
+        raise DatasetError(f"no records in split {job.train_split if not train_records else job.dev_split}")
+    with EmbeddedEndpoint(EndpointConfig(store_path=store)) as endpoint:
+        fingerprint = endpoint.fingerprint()
+    work = work_dir(home, job, fingerprint)
+    sources = {"train": questions_of(train_records, "train"), "dev": questions_of(dev_records, "dev")}
+    if job.synth:
+        from nl2sparql.data.synth.engine import read_synth
+
+        synth = [parse_record(d, "synth") for d in read_synth(Path(job.synth))][: job.synth_limit]
+        sources["synth"] = questions_of(synth, "synth")
+    for name, questions in sources.items():
+        task = progress.add_task(f"{name} lists", total=len(questions)) if progress else None
+        for _ in build_lists(questions, work / f"{name}.jsonl", store):
+            if progress:
+                progress.advance(task)
+    train_made: list[dict] = []
+    train_lists: list[FeaturedList] = []
+    wanted = {q.key for name in sources if name != "dev" for q in sources[name]}
+    for name in [n for n in sources if n != "dev"]:
+        made, featured = load_featured(work / f"{name}.jsonl")
+        keep = [i for i, m in enumerate(made) if m["key"] in wanted]
+        train_made += [made[i] for i in keep]
+        train_lists += [featured[i] for i in keep]
+    dev_keys = {q.key for q in sources["dev"]}
+    dev_made, dev_lists = load_featured(work / "dev.jsonl", dev_view)
+    dev_made, dev_lists = zip(*[(m, f) for m, f in zip(dev_made, dev_lists) if m["key"] in dev_keys]) or ((), ())
+    checkpoint = work / f"checkpoint-{job.seed}.pt"
+    if not resume:
+        checkpoint.unlink(missing_ok=True)
+    config = TrainConfig(epochs=job.epochs, learning_rate=job.learning_rate, seed=job.seed)
+    with tracking.run("ranker", tracking_uri, dataclasses.asdict(job)) as (mlflow, active):
+        ranker = train(train_lists, config, checkpoint,
+                       on_epoch=lambda epoch, loss: mlflow.log_metric("train_loss", loss, step=epoch))
+        generator_accuracy = float((parent.manifest.get("dev_scores") or {}).get("execution_accuracy", 0.6))
+        figures = dev_figures(ranker, list(dev_lists), list(dev_made), generator_accuracy)
+        ranker.info.update({"dev_top1": figures.ranker_top1, "trained_lists": ranker.info.get("lists")})
+        for key, value in dataclasses.asdict(figures).items():
+            mlflow.log_metric(f"dev_{key}", float(value))
+        data = ranker.to_bytes()
+        counts = {name: len(qs) for name, qs in sources.items()}
+        manifest = ranker_manifest(parent.manifest, data, job, figures, dict(ranker.info), counts,
+                                   time.perf_counter() - started)
+        manifest["mlflow_run_id"] = active.info.run_id
+        staged = work / RANKER_FILE
+        with atomic_open(staged, "wb") as out:
+            out.write(data)
+        files = {name: parent.path / name for name in [PROGRAM_FILE, *(
+            parent.manifest[k]["file"] for k in ("adapter", "followup_adapter") if parent.manifest.get(k))]}
+        version = write_version(None, manifest, root, files={**files, RANKER_FILE: staged})
+        mlflow.set_tag("nl2sparql.version", version.name)
+    json.dumps(manifest)  # the manifest is plain JSON (checked before anyone reads it)
+    return version, figures

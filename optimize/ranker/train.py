@@ -1,0 +1,111 @@
+"""Train the ranker on CPU: a softmax over each list's candidates, the positives' share of it pushed up (Pangu's
+objective: the gold program against the enumerator's wrong ones), with torch; checkpointed every epoch so a stopped
+training goes on from the last one."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from nl2sparql.data.plans.codec import plan_from_json
+from nl2sparql.modules.rank_features import DENSE, HASH_BITS, PairFeatures, pair_features
+from nl2sparql.modules.ranker import Ranker
+from nl2sparql.retrieval.signals import signals_from_json
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    epochs: int = 12
+    learning_rate: float = 0.05
+    l2: float = 1e-5
+    batch_lists: int = 16
+    seed: int = 13
+
+
+@dataclass
+class FeaturedList:
+    key: str
+    features: list[PairFeatures]
+    labels: np.ndarray  # 1 for a candidate with the gold's answer
+    ranks: list[int]
+
+
+def featurize(made: dict) -> FeaturedList:
+    signals = signals_from_json(made["signals"])
+    features = [pair_features(made["question"], signals, plan_from_json(c["plan"]), rank=c["rank"], rows=c["rows"],
+                              boolean=c["boolean"]) for c in made["candidates"]]
+    return FeaturedList(made["key"], features, np.array([c["label"] for c in made["candidates"]], np.int64),
+                        [c["rank"] for c in made["candidates"]])
+
+
+def trainable(lists: list[FeaturedList]) -> list[FeaturedList]:
+    """Lists with a positive and a negative: the only ones a softmax learns from."""
+    return [x for x in lists if 0 < x.labels.sum() < len(x.labels)]
+
+
+def top1(ranker: Ranker, lists: list[FeaturedList]) -> float:
+    """Share of lists whose best-scored candidate is a positive (lists with no candidate count as misses)."""
+    hits = sum(bool(x.labels[int(np.argmax(ranker.scores(x.features)))]) for x in lists if x.features)
+    return hits / max(1, len(lists))
+
+
+def train(lists: list[FeaturedList], config: TrainConfig = TrainConfig(), checkpoint: Path | None = None,
+          on_epoch: Callable[[int, float], None] | None = None) -> Ranker:
+    import torch
+
+    torch.manual_seed(config.seed)
+    data = trainable(lists)
+    sparse = torch.nn.EmbeddingBag(1 << HASH_BITS, 1, mode="sum")
+    dense = torch.nn.Linear(len(DENSE), 1, bias=False)
+    torch.nn.init.zeros_(sparse.weight)
+    torch.nn.init.zeros_(dense.weight)
+    params = [sparse.weight, dense.weight]
+    optimizer = torch.optim.Adam(params, lr=config.learning_rate)
+    start = 0
+    if checkpoint is not None and checkpoint.exists():
+        state = torch.load(checkpoint, weights_only=True)
+        sparse.weight.data.copy_(state["sparse"])
+        dense.weight.data.copy_(state["dense"])
+        optimizer.load_state_dict(state["optimizer"])
+        start = int(state["epoch"])
+    order = list(range(len(data)))
+    rng = random.Random(config.seed)
+    for _ in range(start):
+        rng.shuffle(order)  # the same shuffles as an unbroken run
+    for epoch in range(start, config.epochs):
+        rng.shuffle(order)
+        total = 0.0
+        for first in range(0, len(order), config.batch_lists):
+            batch = [data[i] for i in order[first:first + config.batch_lists]]
+            feats = [f for x in batch for f in x.features]
+            flat = torch.tensor([i for f in feats for i in f.sparse], dtype=torch.long)
+            offsets = torch.tensor(np.cumsum([0] + [len(f.sparse) for f in feats[:-1]]), dtype=torch.long)
+            scores = sparse(flat, offsets).squeeze(1) + dense(torch.tensor([f.dense for f in feats])).squeeze(1)
+            loss, at = torch.zeros(()), 0
+            for x in batch:
+                s = scores[at:at + len(x.features)]
+                positive = torch.tensor(x.labels, dtype=torch.bool)
+                loss = loss + torch.logsumexp(s, 0) - torch.logsumexp(s[positive], 0)
+                at += len(x.features)
+            loss = loss / len(batch) + config.l2 * (sparse.weight.pow(2).sum() + dense.weight.pow(2).sum())
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total += float(loss.detach()) * len(batch)
+        if checkpoint is not None:
+            checkpoint.parent.mkdir(parents=True, exist_ok=True)
+            tmp = checkpoint.with_suffix(".tmp")
+            torch.save({"sparse": sparse.weight.data, "dense": dense.weight.data,
+                        "optimizer": optimizer.state_dict(), "epoch": epoch + 1}, tmp)
+            tmp.replace(checkpoint)
+        if on_epoch:
+            on_epoch(epoch + 1, total / max(1, len(data)))
+    weights = sparse.weight.detach().numpy()[:, 0].astype(np.float32)
+    info = {"lists": len(data), "epochs": config.epochs, "learning_rate": config.learning_rate, "l2": config.l2,
+            "final_loss": round(total / max(1, len(data)), 4) if config.epochs > start else math.nan}
+    return Ranker(weights, dense.weight.detach().numpy()[0].astype(np.float32), info)

@@ -1,0 +1,162 @@
+"""The ranker over enumerated plans: it trains on lists built on the test KB and then prefers the gold plan over a
+one-block negative; the choice answers with a plan only above its thresholds and falls back to the generator
+otherwise; a version with a ranker saves, loads, and refuses a tampered ranker."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+
+import dspy
+import pytest
+from dspy.utils.dummies import DummyLM
+
+from nl2sparql.data.plans.model import Aggregate, Join, Plan, Words
+from nl2sparql.modules.program import NL2SPARQL, ProgramSettings
+from nl2sparql.modules.rank_features import pair_features
+from nl2sparql.modules.ranker import Ranker
+from nl2sparql.modules.runtime import Runtime
+from nl2sparql.paths import ARTIFACTS_ENV
+from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons
+from nl2sparql.retrieval.signals import read_signals, signals_from_json, signals_to_json
+
+from conftest import PREFIXES
+
+SADNESS_VERBS = Plan(words=Words(pos=("verb",)), joins=(Join("elita", emotions=("Tristezza",)),), columns=(),
+                     operator="count", aggregates=(Aggregate("count", "lemma", "count", distinct=True),))
+LIST_INSTEAD = dataclasses.replace(SADNESS_VERBS, operator="list", columns=("italianWord",), aggregates=())
+
+
+@pytest.fixture(scope="module")
+def lexicons(endpoint):
+    return Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint)
+
+
+@pytest.fixture(scope="module")
+def trained_lists(kb_store, endpoint, lexicons):
+    """Lists for a few questions whose answers are counts or lists, made by the real enumerator on the test KB."""
+    from nl2sparql.data.dataset import AnswerVariables
+    from nl2sparql.optimize.ranker.examples import Question, build_list
+    from nl2sparql.optimize.ranker.train import featurize
+    from nl2sparql.retrieval.enumerate import enumeration_endpoint
+    from nl2sparql.data.plans.compile import compile_plan
+
+    asks = [("Quanti nomi esprimono gioia in ELITA?", Plan(words=Words(pos=("noun",)), joins=(
+        Join("elita", emotions=("Gioia",)),), columns=(), operator="count",
+        aggregates=(Aggregate("count", "lemma", "count", distinct=True),)), ("count",)),
+        ("Quali aggettivi esprimono paura in ELITA?", Plan(words=Words(pos=("adjective",)), joins=(
+            Join("elita", emotions=("Paura",)),)), ("italianWord",)),
+        ("Quanti verbi esprimono rabbia in ELITA?", Plan(words=Words(pos=("verb",)), joins=(
+            Join("elita", emotions=("Rabbia",)),), columns=(), operator="count",
+            aggregates=(Aggregate("count", "lemma", "count", distinct=True),)), ("count",)),
+        ("Quali nomi esprimono tristezza in ELITA?", Plan(words=Words(pos=("noun",)), joins=(
+            Join("elita", emotions=("Tristezza",)),)), ("italianWord",))]
+    lists = []
+    with enumeration_endpoint(kb_store) as fast:
+        for i, (text, gold, answer) in enumerate(asks):
+            q = Question(f"t{i}:it", "train", text, compile_plan(gold), AnswerVariables(answer=answer))
+            lists.append(featurize(build_list(q, endpoint, fast, *lexicons)))
+    return lists
+
+
+def test_the_ranker_learns_to_prefer_the_gold_plan_over_a_one_block_negative(trained_lists, lexicons):
+    from nl2sparql.optimize.ranker.train import TrainConfig, trainable, train
+
+    assert len(trainable(trained_lists)) >= 3  # each list has the gold's answer and some other
+    question = "Quanti verbi esprimono tristezza in ELITA?"
+    signals = read_signals(question, *lexicons)
+    gold, negative = (pair_features(question, signals, p, rank=r, rows=1 if p is SADNESS_VERBS else 9, boolean=None)
+                      for p, r in ((SADNESS_VERBS, 1), (LIST_INSTEAD, 0)))
+    untrained = Ranker.zeros().scores([gold, negative])
+    assert untrained[0] == untrained[1]
+    ranker = train(trained_lists, TrainConfig(epochs=6, learning_rate=0.1))
+    scores = ranker.scores([gold, negative])
+    assert scores[0] > scores[1], scores  # the count the question asks for, though the enumerator listed first
+
+
+def test_signals_and_plans_survive_json(lexicons):
+    from nl2sparql.data.plans.codec import plan_from_json, plan_to_json
+
+    s = read_signals("Quali aggettivi che finiscono in -oso esprimono paura?", *lexicons)
+    assert signals_from_json(json.loads(json.dumps(signals_to_json(s)))) == s
+    assert plan_from_json(json.loads(json.dumps(plan_to_json(SADNESS_VERBS)))) == SADNESS_VERBS
+
+
+def _program(endpoint, answers, **settings):
+    lm = DummyLM([{"sparql": a} for a in answers])
+    dspy.configure(lm=lm)
+    options = {"examples_k": 0, "ontology_k": 0, "ground_entities": False, "check_scope": False, "rank": True,
+               **settings}
+    program = NL2SPARQL(ProgramSettings(**options), Runtime(endpoint=endpoint))
+    program.ranker = Ranker.zeros()  # every candidate equally likely: the thresholds decide
+    return program, lm
+
+
+GENERATED = PREFIXES + ('SELECT ?lemma WHERE { GRAPH <http://liita.it/data> { ?lemma ontolex:writtenRep "casa"@it } '
+                        '}')
+QUESTION = "Quanti verbi esprimono tristezza in ELITA?"
+
+
+def test_a_plan_answers_without_the_generator_when_it_clears_the_accept_threshold(endpoint):
+    program, lm = _program(endpoint, [GENERATED], rank_accept=0.0)
+    out = program(QUESTION)
+    assert lm.history == [] and out.choice["answered_by"] == "plan" and out.choice["reason"] == "confident"
+    assert out.ok and out.attempts[-1].step == "plan" and out.sparql == next(
+        c["sparql"] for c in out.candidates if c["chosen"])
+    assert out.choice["reading"]
+
+
+def test_the_generator_answers_when_no_candidate_clears_the_threshold(endpoint):
+    program, lm = _program(endpoint, [GENERATED], rank_accept=1.01, rank_fallback=1.01)
+    out = program(QUESTION)
+    assert len(lm.history) == 1 and out.choice["answered_by"] == "generator" and out.choice["reason"] == "generator"
+    assert "casa" in out.sparql and not any(c["chosen"] for c in out.candidates) and len(out.candidates) > 1
+
+
+def test_a_candidate_the_generator_agrees_with_answers(endpoint):
+    from nl2sparql.data.plans.compile import compile_plan
+
+    program, lm = _program(endpoint, [compile_plan(SADNESS_VERBS)], rank_accept=1.01, rank_fallback=1.01)
+    out = program(QUESTION)
+    assert len(lm.history) == 1 and out.choice == {**out.choice, "answered_by": "plan", "reason": "generator agrees"}
+    chosen = next(c for c in out.candidates if c["chosen"])
+    assert "count" in chosen["text"] and "Tristezza" in chosen["text"] and len(out.rows) == 1
+
+
+def _ranker_version(root, ranker_bytes):
+    from nl2sparql.artifacts.store import open_shipped, write_version
+
+    shipped = open_shipped()
+    staged = root.parent / "ranker.npz"
+    staged.write_bytes(ranker_bytes)
+    manifest = {**shipped.manifest, "parent": shipped.name, "optimizer": "ranker",
+                "program_settings": {**shipped.manifest["program_settings"], "rank": True, "rank_accept": 0.7},
+                "ranker": {"file": "ranker.npz", "sha256": hashlib.sha256(ranker_bytes).hexdigest()}}
+    files = {"program.json": shipped.path / "program.json", "ranker.npz": staged}
+    manifest.pop("adapter", None)
+    manifest.pop("followup_adapter", None)
+    return write_version(None, manifest, root, files=files)
+
+
+def test_a_version_with_a_ranker_loads_it_and_refuses_a_tampered_one(kb_store, tmp_path, monkeypatch):
+    import nl2sparql
+    from nl2sparql.errors import ArtifactError
+
+    root = tmp_path / "artifacts"
+    monkeypatch.setenv(ARTIFACTS_ENV, str(root))
+    ranker = Ranker.zeros()
+    ranker.sparse[7] = 1.5
+    version = _ranker_version(root, ranker.to_bytes())
+    with nl2sparql.load(version.name, store=kb_store, lm_object=DummyLM([])) as program:
+        assert program.ranker is not None and program.ranker.sparse[7] == 1.5
+        assert program.settings.rank and program.settings.rank_accept == 0.7
+    path = version.path / "ranker.npz"
+    data = bytearray(path.read_bytes())
+    data[-10] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(ArtifactError, match="checksum"):
+        nl2sparql.load(version.name, store=kb_store, lm_object=DummyLM([]))
+    path.unlink()
+    with pytest.raises(ArtifactError, match="missing"):
+        nl2sparql.load(version.name, store=kb_store, lm_object=DummyLM([]))
