@@ -1,6 +1,6 @@
 """Oracle coverage of the plan enumerator: for how many questions some candidate returns the gold answer.
 
-    python bench/plans.py --split dev [--lang it|en|both] [--limit N] [--out bench/plans-runs]
+    python bench/plans.py --split dev [--lang it|en|both|eval] [--version V] [--limit N] [--out bench/plans-runs]
 
 For each record of the split, the question (Italian by default) goes through `read_signals` and `enumerate_plans`
 on the embedded KB; a question is covered when any candidate scores exact against the gold with the eval metric
@@ -27,8 +27,11 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", default="dev")
-    parser.add_argument("--lang", choices=["it", "en", "both"], default="it")
+    parser.add_argument("--lang", choices=["it", "en", "both", "eval"], default="it",
+                        help="eval: each record in the language the eval asks it in (Italian and English in turn)")
     parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--version", default=None,
+                        help="a version with a ranker: also count how often its first choice is right (top-1)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "plans-runs")
     args = parser.parse_args()
 
@@ -45,29 +48,48 @@ def main() -> None:
     from nl2sparql.retrieval.signals import read_signals
 
     records = [r for r in load_dataset() if r.split == args.split][: args.limit]
-    languages = ["it", "en"] if args.lang == "both" else [args.lang]
+    ranker = None
+    if args.version:
+        from nl2sparql.artifacts.store import resolve_version
+        from nl2sparql.modules.rank_features import pair_features
+        from nl2sparql.modules.ranker import RankerFile
+
+        found = resolve_version(args.version)
+        ranker_file = RankerFile.from_manifest(found.path, found.manifest) if found else None
+        if ranker_file is None:
+            parser.error(f"version {args.version} has no ranker")
+        ranker = ranker_file.load()
+    languages = ["it", "en"] if args.lang in ("both", "eval") else [args.lang]
     rows, invalid = [], 0
     with EmbeddedEndpoint(EndpointConfig()) as endpoint, enumeration_endpoint() as fast:
         lexicon, dialects = Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint)
-        for record in records:
+        for index, record in enumerate(records):
             gold = endpoint.execute(strip_slice(record.sparql))
-            for lang in languages:
+            for lang in (languages if args.lang != "eval" else [("it", "en")[index % 2]]):
                 question = record.question_it if lang == "it" else record.question_en
                 started = time.perf_counter()
-                found = enumerate_plans(read_signals(question, lexicon, dialects), fast)
+                signals = read_signals(question, lexicon, dialects)
+                found = enumerate_plans(signals, fast)
                 seconds = time.perf_counter() - started
-                hit = None
+                first = 0
+                if ranker is not None and found.candidates:
+                    scores = ranker.scores([pair_features(question, signals, c.plan, rank=i, rows=c.rows,
+                                                          boolean=c.boolean) for i, c in enumerate(found.candidates)])
+                    first = int(scores.argmax())
+                hit, ranked_right = None, False
                 for rank, candidate in enumerate(found.candidates):
                     try:
                         check(candidate.sparql)
                     except Nl2SparqlError:
                         invalid += 1
                         continue
-                    if hit is None and execution_score(endpoint, record.sparql, record.answer_variables,
-                                                       candidate.sparql, gold_result=gold).exact:
-                        hit = rank
+                    if (hit is None or rank == first) and execution_score(
+                            endpoint, record.sparql, record.answer_variables, candidate.sparql, gold_result=gold).exact:
+                        hit = rank if hit is None else hit
+                        ranked_right = ranked_right or rank == first
                 rows.append({"id": record.id, "lang": lang, "pattern": record.patterns[0], "covered": hit is not None,
-                             "rank": hit, "candidates": len(found.candidates), "sets_tried": found.sets_tried,
+                             "rank": hit, "ranker_right": ranked_right if ranker is not None else None,
+                             "candidates": len(found.candidates), "sets_tried": found.sets_tried,
                              "sets_pruned": found.sets_pruned, "stopped_early": found.stopped_early,
                              "seconds": round(seconds, 3)})
                 print(f"{record.id} {lang}: {'covered at ' + str(hit) if hit is not None else 'not covered'}, "
@@ -83,7 +105,9 @@ def main() -> None:
               "covered": sum(r["covered"] for r in rows),
               "coverage": round(sum(r["covered"] for r in rows) / max(1, len(rows)), 3),
               "p50_s": round(statistics.median(seconds), 3), "p90_s": round(percentile(seconds, 0.9), 3),
-              "max_s": round(max(seconds), 3), "candidates_p50": statistics.median(counts),
+              "max_s": round(max(seconds), 3),
+              **({"version": args.version, "ranker_top1": round(sum(bool(r["ranker_right"]) for r in rows)
+                                                                  / max(1, len(rows)), 3)} if ranker else {}), "candidates_p50": statistics.median(counts),
               "candidates_max": max(counts), "invalid_candidates": invalid, "code": code_fingerprint(),
               "per_pattern": dict(sorted(per_pattern.items())), "records": rows}
     print(f"{args.split}: covered {report['covered']} of {report['questions']} ({report['coverage']:.3f}); "
@@ -91,8 +115,11 @@ def main() -> None:
           f"{report['candidates_p50']}, max {report['candidates_max']}; invalid {invalid}")
     for pattern, entry in report["per_pattern"].items():
         print(f"  {pattern}: {entry['covered']}/{entry['questions']}")
+    if ranker is not None:
+        print(f"{args.version}'s ranker: first choice right for {report['ranker_top1']:.3f}")
     if args.limit is None:
-        write_text_atomic(args.out / f"{args.split}.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        name = f"{args.split}-{args.version}" if ranker is not None else args.split
+        write_text_atomic(args.out / f"{name}.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":

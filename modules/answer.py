@@ -150,5 +150,6 @@ def prediction_json(out) -> dict:
         "attempts": [a.to_json() for a in out.attempts], "errors": out.errors, "usage": out.usage,
         "seconds": round(out.seconds, 3), "stopped_early": bool(out.get("stopped_early", False)),
         "in_scope": out.get("in_scope", True), "scope_reason": out.get("scope_reason", ""),
-        **{key: out.get(key) for key in ("conversation_id", "turn", "standalone_question", "built_on") if key in out},
+        **{key: out.get(key) for key in ("conversation_id", "turn", "standalone_question", "built_on", "candidates",
+                                         "choice") if key in out},
     }

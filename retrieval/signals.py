@@ -112,7 +112,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     emotions = tuple(e for e in emotions if e.lower() not in {f.lower() for f in forms})
     if emotions and "elita" not in resources:
         resources.insert(0, "elita")
-    relations = _hits(text, cues["relations"])
+    relations = _hits(re.sub(r"parts? of speech", " ", text), cues["relations"])  # no holonym in "part of speech"
     if relations and "complit" not in resources:
         resources.append("complit")
     operators = set(_hits(text, cues["operators"], whole=True))
@@ -124,7 +124,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                                        dialect_lexicons or {})
     kind = "Hypolemma" if re.search(r"hypolemm|ipolemm", text) else "Lemma" if re.search(r"\blemm", text) else None
     if stop_forms and lexicon is not None:
-        forms = [f for f in _content_words(question, text, cues, lexicon) if f.lower() not in affix_values]
+        named = affix_values | {e.lower() for e in emotions}  # "joy (Gioia)" glosses an emotion, not a word
+        forms = [f for f in _content_words(question, text, cues, lexicon) if f.lower() not in named]
     notes: list[str] = []
     if any(_has(text, c) for c in cues["notes"]):
         notes = [q for q in analysis.entities if q.lower().startswith("usage:")] or [""]
@@ -162,9 +163,12 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
     found = []
     before = set(cues["before_word"])
     tokens = re.findall(r"[^\W\d_][\w'’]*[^\W_]|[^\W\d_]", question)
+    glossed = {w.lower() for w in re.findall(r"\(\s*([^\W\d_][\w'’]*)\s*\)", question)}  # "the face (viso)"
     for previous, token in zip([""] + tokens, tokens):
         word = token.lower()
-        if previous.lower() not in before or len(word) < 3 or word in stop or word in NUMBER_WORDS:
+        if previous.lower() not in before and word not in glossed:
+            continue
+        if len(word) < 3 or word in stop or word in NUMBER_WORDS:
             continue
         if any(word.startswith(c.strip()) for c in cue_words if len(c.strip()) > 2):
             continue

@@ -160,3 +160,30 @@ def test_a_version_with_a_ranker_loads_it_and_refuses_a_tampered_one(kb_store, t
     path.unlink()
     with pytest.raises(ArtifactError, match="missing"):
         nl2sparql.load(version.name, store=kb_store, lm_object=DummyLM([]))
+
+
+def test_optimize_run_ranker_writes_a_version_that_ranks_and_resumes_from_its_lists(kb_store, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from nl2sparql.cli import main
+    from nl2sparql.paths import HOME_ENV
+
+    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
+    monkeypatch.setenv(ARTIFACTS_ENV, str(tmp_path / "artifacts"))
+    args = ["optimize", "run", "--optimizer", "ranker", "--from", "latest", "--train-limit", "3", "--dev-limit", "2",
+            "--epochs", "2", "--store", str(kb_store), "--json"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    manifest = json.loads(result.output[result.output.index("{"):])
+    assert manifest["optimizer"] == "ranker" and manifest["parent"] == "v14" and manifest["program_settings"]["rank"]
+    folder = tmp_path / "artifacts" / manifest["version"]
+    assert hashlib.sha256((folder / "ranker.npz").read_bytes()).hexdigest() == manifest["ranker"]["sha256"]
+    assert (folder / "adapter.gguf").is_file() and manifest["ranker"]["training"]["lists"] == {"train": 6, "dev": 2}
+    lists = next((tmp_path / "home" / "ranker").iterdir())
+    made = {name: (lists / f"{name}.jsonl").read_text() for name in ("train", "dev")}
+    assert len(made["train"].splitlines()) == 6 and all("negatives" in json.loads(line)
+                                                         for line in made["train"].splitlines())
+    again = CliRunner().invoke(main, [*args, "--resume"])
+    assert again.exit_code == 0, again.output
+    assert {name: (lists / f"{name}.jsonl").read_text() for name in ("train", "dev")} == made  # lists reused
+    assert json.loads(again.output[again.output.index("{"):])["version"] != manifest["version"]

@@ -36,6 +36,7 @@ class ScoredQuestion:
     grammar_refused: int = 0  # choices the grammar turned down while the LM wrote
     grammar_seconds: float = 0.0  # seconds spent finding allowed tokens instead
     stopped_early: bool = False  # the question's deadline passed before the program was done
+    answered_by: str = ""  # a ranking version: "plan" (an enumerated candidate) or "generator"; "" otherwise
     outcome: Outcome = field(default=None)  # type: ignore[assignment]  # classified from the rest when not given
 
     def __post_init__(self) -> None:
@@ -102,4 +103,14 @@ def summarise(questions: list[ScoredQuestion], among: list[ScoredQuestion] | Non
             "tokens_per_question": statistics.mean(q.tokens for q in questions),
             "p50_seconds": statistics.median(seconds), "p90_seconds": percentile(seconds, 0.90),
             "p99_seconds": percentile(seconds, 0.99), "max_seconds": max(seconds),
-            "mean_seconds": statistics.mean(seconds)}
+            "mean_seconds": statistics.mean(seconds),
+            **_choice_shares(questions)}
+
+
+def _choice_shares(questions: list[ScoredQuestion]) -> dict[str, float]:
+    """A ranking version: how often a plan answered, and how often the generator had to (the fallback)."""
+    chosen = [q.answered_by for q in questions if q.answered_by]
+    if not chosen:
+        return {}
+    n = len(questions)
+    return {"answered_by_plan": chosen.count("plan") / n, "answered_by_generator": chosen.count("generator") / n}

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from nl2sparql.data.plans.codec import plan_to_json
+from nl2sparql.optimize.ranker.negatives import negatives_for
 from nl2sparql.retrieval.signals import signals_to_json
 
 
@@ -37,6 +38,15 @@ def questions_of(records: Iterable, source: str, languages: tuple[str, ...] = ("
             if text:
                 out.append(Question(f"{r.id}:{lang}", source, text, r.sparql, r.answer_variables))
     return out
+
+
+def questions_as_evaluated(records: list, source: str) -> list[Question]:
+    """Each record in the one language the eval asks it in (`eval.scoring.dspy_metric.examples` alternates)."""
+    from nl2sparql.eval.scoring.dspy_metric import examples
+
+    by_id = {r.id: r for r in records}
+    return [Question(f"{e.record_id}:{e.language}", source, e.question, by_id[e.record_id].sparql,
+                     by_id[e.record_id].answer_variables) for e in examples(records)]
 
 
 def done_keys(path: Path) -> set[str]:
@@ -90,8 +100,31 @@ def build_list(q: Question, endpoint, fast, lexicon, dialects) -> dict:
                 positive = "gold_plan"
         except (Unparsed, Nl2SparqlError):
             pass
-    return {"key": q.key, "source": q.source, "question": q.question, "signals": signals_to_json(signals),
-            "candidates": candidates, "positive": positive, "seconds": round(time.perf_counter() - started, 3)}
+    made = {"key": q.key, "source": q.source, "question": q.question, "signals": signals_to_json(signals),
+            "candidates": candidates, "positive": positive}
+    if q.source != "dev":  # dev lists stay as the program sees them
+        made["negatives"] = negatives_for(made, q.sparql, q.answer_variables, endpoint)
+    return {**made, "seconds": round(time.perf_counter() - started, 3)}
+
+
+def add_negatives(path: Path, questions: list[Question], store: Path | None = None) -> int:
+    """Give the lists in `path` that were built without them their one-block negatives (the file rewritten
+    atomically); returns how many lists were given some."""
+    from nl2sparql.files import write_text_atomic
+    from nl2sparql.kb.embedded import EmbeddedEndpoint
+    from nl2sparql.kb.endpoint import EndpointConfig
+
+    by_key = {q.key: q for q in questions}
+    lists = read_lists(path) if path.exists() else []
+    todo = [m for m in lists if "negatives" not in m and m["key"] in by_key and m["source"] != "dev"]
+    if not todo:
+        return 0
+    with EmbeddedEndpoint(EndpointConfig(store_path=store)) as endpoint:
+        for made in todo:
+            q = by_key[made["key"]]
+            made["negatives"] = negatives_for(made, q.sparql, q.answer_variables, endpoint)
+    write_text_atomic(path, "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in lists))
+    return sum(bool(m["negatives"]) for m in todo)
 
 
 def build_lists(questions: list[Question], out: Path, store: Path | None = None,

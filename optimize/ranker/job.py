@@ -131,7 +131,8 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
     from nl2sparql.files import atomic_open
     from nl2sparql.kb.embedded import EmbeddedEndpoint
     from nl2sparql.kb.endpoint import EndpointConfig
-    from nl2sparql.optimize.ranker.examples import build_lists, questions_of
+    from nl2sparql.optimize.ranker.examples import (add_negatives, build_lists, questions_as_evaluated,
+                                                   questions_of)
 
     started = time.perf_counter()
     parent = resolve_version(job.parent, root)
@@ -145,7 +146,7 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
     with EmbeddedEndpoint(EndpointConfig(store_path=store)) as endpoint:
         fingerprint = endpoint.fingerprint()
     work = work_dir(home, job, fingerprint)
-    sources = {"train": questions_of(train_records, "train"), "dev": questions_of(dev_records, "dev")}
+    sources = {"train": questions_of(train_records, "train"), "dev": questions_as_evaluated(dev_records, "dev")}
     if job.synth:
         from nl2sparql.data.synth.engine import read_synth
 
@@ -156,6 +157,8 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
         for _ in build_lists(questions, work / f"{name}.jsonl", store):
             if progress:
                 progress.advance(task)
+        if name != "dev":
+            add_negatives(work / f"{name}.jsonl", questions, store)  # lists built before negatives existed
     train_made: list[dict] = []
     train_lists: list[FeaturedList] = []
     wanted = {q.key for name in sources if name != "dev" for q in sources[name]}

@@ -4,7 +4,6 @@ training goes on from the last one."""
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,12 +34,14 @@ class FeaturedList:
     ranks: list[int]
 
 
-def featurize(made: dict) -> FeaturedList:
+def featurize(made: dict, negatives: bool = True) -> FeaturedList:
+    """A list's features; with `negatives`, its one-block changes of the gold plan join the candidates."""
     signals = signals_from_json(made["signals"])
+    candidates = made["candidates"] + (made.get("negatives", []) if negatives else [])
     features = [pair_features(made["question"], signals, plan_from_json(c["plan"]), rank=c["rank"], rows=c["rows"],
-                              boolean=c["boolean"]) for c in made["candidates"]]
-    return FeaturedList(made["key"], features, np.array([c["label"] for c in made["candidates"]], np.int64),
-                        [c["rank"] for c in made["candidates"]])
+                              boolean=c["boolean"]) for c in candidates]
+    return FeaturedList(made["key"], features, np.array([c["label"] for c in candidates], np.int64),
+                        [c["rank"] for c in candidates])
 
 
 def trainable(lists: list[FeaturedList]) -> list[FeaturedList]:
@@ -107,5 +108,5 @@ def train(lists: list[FeaturedList], config: TrainConfig = TrainConfig(), checkp
             on_epoch(epoch + 1, total / max(1, len(data)))
     weights = sparse.weight.detach().numpy()[:, 0].astype(np.float32)
     info = {"lists": len(data), "epochs": config.epochs, "learning_rate": config.learning_rate, "l2": config.l2,
-            "final_loss": round(total / max(1, len(data)), 4) if config.epochs > start else math.nan}
+            "final_loss": round(total / max(1, len(data)), 4) if config.epochs > start else None}
     return Ranker(weights, dense.weight.detach().numpy()[0].astype(np.float32), info)

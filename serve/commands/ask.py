@@ -96,6 +96,7 @@ def print_answer(console, out, max_rows: int) -> bool:
         console.print(result_table(_head(out.result, max_rows), out.readable.rows))
         if len(out.result.rows) > max_rows:
             console.print(f"… {len(out.result.rows) - max_rows} more rows (--rows N, or --json)")
+    _print_candidates(console, out)
     steps = ", ".join(f"{a.step} → {a.outcome} ({a.lm_seconds + a.exec_seconds:.1f} s)" for a in out.attempts)
     usage = out.usage
     refused = sum(a.grammar_refused for a in out.attempts)
@@ -108,7 +109,21 @@ def print_answer(console, out, max_rows: int) -> bool:
     return out.ok
 
 
-_PROGRESS = {"scope": "check the question is about LiITA", "analyze": "analyze the question",
+def _print_candidates(console, out) -> None:
+    """A ranking version's top candidates with their probabilities, and which answered (plan or generator)."""
+    from rich.markup import escape
+
+    choice = out.get("choice")
+    if not choice:
+        return
+    lines = [f"{'→' if c['chosen'] else ' '} {c['probability']:.2f}  {c['reading']} ({c['rows']} rows)"
+             for c in out.get("candidates", [])]
+    console.print("[dim]" + escape("\n".join([f"candidates ({choice['enumeration_seconds']:.1f} s), answered by the "
+                                       f"{choice['answered_by']}: {choice['reason']}", *lines])) + "[/dim]",
+                  highlight=False)
+
+
+_PROGRESS = {"enumerate": "propose and run query plans", "scope": "check the question is about LiITA", "analyze": "analyze the question",
              "generate": "generate the query (local models take a while on CPU)",
              "sample": "sample another query", "run": "run the query", "repair": "repair the query"}
 
