@@ -19,7 +19,7 @@ from nl2sparql.eval.scoring.scored import ScoredQuestion
 
 # What decides the answers and their scores: a journal written by other code is not resumed. The dataset is in
 # too: its train records are the examples the program retrieves, and its ASK twins pair the scores.
-_BEHAVIOUR = ("kb/**/*.py", "retrieval/*.py", "signatures/*.py", "modules/*.py", "data/constraints/*",
+_BEHAVIOUR = ("kb/**/*.py", "retrieval/*.py", "signatures/*.py", "modules/*.py", "data/constraints/*", "data/plans/*",
               "data/*.json", "data/dataset/*.jsonl", "artifacts/store/**/*.json", "eval/scoring/*.py")
 
 

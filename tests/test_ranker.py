@@ -171,11 +171,11 @@ def test_optimize_run_ranker_writes_a_version_that_ranks_and_resumes_from_its_li
     monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
     monkeypatch.setenv(ARTIFACTS_ENV, str(tmp_path / "artifacts"))
     args = ["optimize", "run", "--optimizer", "ranker", "--from", "latest", "--train-limit", "3", "--dev-limit", "2",
-            "--epochs", "2", "--store", str(kb_store), "--json"]
+            "--epochs", "2", "--negatives", "--store", str(kb_store), "--json"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     manifest = json.loads(result.output[result.output.index("{"):])
-    assert manifest["optimizer"] == "ranker" and manifest["parent"] == "v14" and manifest["program_settings"]["rank"]
+    assert manifest["optimizer"] == "ranker" and manifest["parent"] == "v20" and manifest["program_settings"]["rank"]
     folder = tmp_path / "artifacts" / manifest["version"]
     assert hashlib.sha256((folder / "ranker.npz").read_bytes()).hexdigest() == manifest["ranker"]["sha256"]
     assert (folder / "adapter.gguf").is_file() and manifest["ranker"]["training"]["lists"] == {"train": 6, "dev": 2}

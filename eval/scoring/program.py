@@ -28,7 +28,7 @@ def score_question(program, metric, example: dspy.Example) -> ScoredQuestion:
                               exact=score.exact, attempts=len(prediction.attempts), calls=usage["calls"],
                               prompt_tokens=usage["prompt_tokens"], completion_tokens=usage["completion_tokens"],
                               seconds=round(prediction.seconds, 3), **spent(prediction),
-                              answered_by=(prediction.get("choice") or {}).get("answered_by", ""))
+                              answered_by=(getattr(prediction, "choice", None) or {}).get("answered_by", ""))
     except Exception as error:
         return ScoredQuestion(**asked, error=f"{type(error).__name__}: {error}",
                               seconds=round(time.perf_counter() - started, 3))

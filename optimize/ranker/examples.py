@@ -71,7 +71,7 @@ def read_lists(path: Path) -> list[dict]:
     return out
 
 
-def build_list(q: Question, endpoint, fast, lexicon, dialects) -> dict:
+def build_list(q: Question, endpoint, fast, lexicon, dialects, negatives: bool = False) -> dict:
     """One question's list: signals, candidates (plan, rows, boolean, rank, label), and where the positive came from."""
     from nl2sparql.data.plans.compile import compile_plan
     from nl2sparql.data.plans.parse import Unparsed, parse_plan
@@ -102,8 +102,8 @@ def build_list(q: Question, endpoint, fast, lexicon, dialects) -> dict:
             pass
     made = {"key": q.key, "source": q.source, "question": q.question, "signals": signals_to_json(signals),
             "candidates": candidates, "positive": positive}
-    if q.source != "dev":  # dev lists stay as the program sees them
-        made["negatives"] = negatives_for(made, q.sparql, q.answer_variables, endpoint)
+    if negatives and q.source != "dev":  # dev lists stay as the program sees them
+        made["negatives"] = negatives_for(made, q.sparql, q.answer_variables, endpoint, fast)
     return {**made, "seconds": round(time.perf_counter() - started, 3)}
 
 
@@ -119,16 +119,18 @@ def add_negatives(path: Path, questions: list[Question], store: Path | None = No
     todo = [m for m in lists if "negatives" not in m and m["key"] in by_key and m["source"] != "dev"]
     if not todo:
         return 0
-    with EmbeddedEndpoint(EndpointConfig(store_path=store)) as endpoint:
+    from nl2sparql.retrieval.enumerate import enumeration_endpoint
+
+    with EmbeddedEndpoint(EndpointConfig(store_path=store)) as endpoint, enumeration_endpoint(store) as fast:
         for made in todo:
             q = by_key[made["key"]]
-            made["negatives"] = negatives_for(made, q.sparql, q.answer_variables, endpoint)
+            made["negatives"] = negatives_for(made, q.sparql, q.answer_variables, endpoint, fast)
     write_text_atomic(path, "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in lists))
     return sum(bool(m["negatives"]) for m in todo)
 
 
 def build_lists(questions: list[Question], out: Path, store: Path | None = None,
-                on_list: Callable[[dict], None] | None = None) -> Iterator[dict]:
+                on_list: Callable[[dict], None] | None = None, negatives: bool = False) -> Iterator[dict]:
     """Build the lists not yet in `out` (appended one line each, flushed); yields each new one."""
     from nl2sparql.kb.embedded import EmbeddedEndpoint
     from nl2sparql.kb.endpoint import EndpointConfig
@@ -144,7 +146,7 @@ def build_lists(questions: list[Question], out: Path, store: Path | None = None,
             open(out, "a", encoding="utf-8") as handle:
         lexicon, dialects = Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint)
         for q in todo:
-            made = build_list(q, endpoint, fast, lexicon, dialects)
+            made = build_list(q, endpoint, fast, lexicon, dialects, negatives)
             handle.write(json.dumps(made, ensure_ascii=False) + "\n")
             handle.flush()
             if on_list:

@@ -47,8 +47,9 @@ def one_block_changes(plan: Plan) -> list[Plan]:
     return [p for p in dict.fromkeys(out) if p != plan]
 
 
-def negatives_for(made: dict, gold_sparql: str, answer_variables, endpoint) -> list[dict]:
-    """The one-block changes of the list's gold plan that answer something its candidates do not, labelled."""
+def negatives_for(made: dict, gold_sparql: str, answer_variables, endpoint, fast) -> list[dict]:
+    """The one-block changes of the list's gold plan that answer something its candidates do not, labelled; each
+    runs on `fast` (the enumerator's endpoint, whose queries stop after a second), the gold on `endpoint`."""
     from nl2sparql.data.plans.codec import plan_to_json
     from nl2sparql.data.plans.compile import compile_plan
     from nl2sparql.data.plans.parse import Unparsed, parse_plan
@@ -72,14 +73,14 @@ def negatives_for(made: dict, gold_sparql: str, answer_variables, endpoint) -> l
             continue
         try:
             sparql = compile_plan(plan)
-            result = endpoint.execute(sparql)
+            result = fast.execute(sparql)
         except Nl2SparqlError:
             continue
         key = fingerprint(result)
         if result.timed_out or key in seen or (result.boolean is None and not result.rows):
             continue
         seen.add(key)
-        exact = execution_score(endpoint, gold_sparql, answer_variables, sparql, gold_result=gold).exact
+        exact = execution_score(fast, gold_sparql, answer_variables, sparql, gold_result=gold).exact
         out.append({"plan": plan_to_json(plan), "rows": len(result.rows), "boolean": result.boolean,
                     "rank": start + len(out), "label": int(exact), "mutated": True})
     return out

@@ -44,7 +44,7 @@ def optimize() -> None:
 @click.option("--rank", type=int, default=16, show_default=True, help="finetune: LoRA rank (alpha is twice it).")
 @click.option("--learning-rate", type=float, default=None,
               help="finetune: AdamW learning rate (default 3e-4); ranker: Adam's (default 0.05).")
-@click.option("--epochs", type=int, default=None, help="Passes over the train examples (finetune: 1, ranker: 12).")
+@click.option("--epochs", type=int, default=None, help="Passes over the train examples (finetune: 1, ranker: 20).")
 @click.option("--device", default="cpu", show_default=True, help="finetune: torch device (cuda where one exists).")
 @click.option("--synth", "synth", type=click.Path(path_type=Path, exists=True), default=None,
               help="finetune: a 'data synth' folder or JSONL whose pairs join the train examples.")
@@ -61,13 +61,19 @@ def optimize() -> None:
               help="finetune: how the train follow-up chains teach follow-ups: as rewrites into a standalone question, "
                    "as generate reading the earlier turns itself (ProgramSettings.followup_mode chat), both, or "
                    "none (single questions only: a version meant for 'artifacts pair' with another's follow-ups).")
+@click.option("--dev-report", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
+              help="ranker: the --from version's `eval run` report on dev; the thresholds are chosen by replaying the "
+                   "choice on its answers (without it: by the ranker's precision on dev).")
+@click.option("--negatives", is_flag=True,
+              help="ranker: also train on the gold plan's one-block changes (measured on dev: they lowered top-1).")
 @store_option
 @click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
 def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
                  budget: str, seed: int, threads: int, train_limit: int | None, dev_limit: int | None,
                  val_limit: int, parent: str, resume: bool, tracking_uri: str | None, rank: int, learning_rate: float,
                  epochs: int, device: str, synth: Path | None, synth_ratio: float, synth_wordings: str,
-                 compact_prompt: bool, followup_mode: str, store_path: Path | None, as_json: bool) -> None:
+                 compact_prompt: bool, followup_mode: str, dev_report: Path | None, negatives: bool,
+                 store_path: Path | None, as_json: bool) -> None:
     """Compile, score parent and compiled program on dev side by side, and write a new version.
 
     \b
@@ -81,7 +87,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
     optimizer = optimizer or (interrupted_job() if resume else "bootstrap")
     if optimizer == "ranker":
         _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
-                store_path, tracking_uri, as_json)
+                store_path, tracking_uri, as_json, dev_report, negatives)
         return
     learning_rate = 3e-4 if learning_rate is None else learning_rate
     epochs = 1 if epochs is None else epochs
@@ -106,7 +112,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
 
 
 def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
-            store_path, tracking_uri, as_json) -> None:
+            store_path, tracking_uri, as_json, dev_report=None, negatives=False) -> None:
     from rich.progress import Progress
     from rich.table import Table
 
@@ -115,8 +121,9 @@ def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epoch
 
     job = RankerJob(parent="latest" if parent == "uncompiled" else parent, train_split=train_split,
                     dev_split=dev_split, synth=str(synth) if synth else None, train_limit=train_limit,
-                    dev_limit=dev_limit, epochs=12 if epochs is None else epochs,
-                    learning_rate=0.05 if learning_rate is None else learning_rate, seed=seed)
+                    dev_limit=dev_limit, epochs=RankerJob.epochs if epochs is None else epochs,
+                    learning_rate=RankerJob.learning_rate if learning_rate is None else learning_rate, seed=seed,
+                    dev_report=str(dev_report) if dev_report else None, negatives=negatives)
     paths = resolve()
     with Progress(console=make_console(stderr=True), transient=True) as progress:
         version, figures = run_ranker_job(job, home=paths.home, root=paths.artifacts, store=store_path,
@@ -129,8 +136,11 @@ def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epoch
                          ("enumerator's first candidate right", figures.enumerator_first),
                          ("ranker's first candidate right", figures.ranker_top1),
                          (f"answered without the generator (p ≥ {figures.accept:g})", figures.accepted_share),
-                         ("… and right there", figures.accepted_precision)):
-        table.add_row(label, f"{value:.3f}")
+                         ("… and right there", figures.accepted_precision),
+                         ("the choice replayed on the parent's dev answers", figures.replayed),
+                         ("the parent alone on the same questions", figures.parent_right)):
+        if value is not None:
+            table.add_row(label, f"{value:.3f}")
     make_console().print(table)
 
 
