@@ -287,10 +287,11 @@ def headline_table(reports: list[Saved], manifests: list[Saved]) -> str:
 
     candidates = {m.data["version"]: m.data.get("program_settings", {}).get("candidates", 0) for m in manifests
                   if m.data.get("program_settings", {}).get("check_scope", True)}  # v6 (step off) is a control
+    ranking = {m.data["version"] for m in manifests if m.data.get("program_settings", {}).get("rank")}
     versions = ["static-rag", *candidates]
     columns = [(v, first(v, "test"), first(v, "generalization")) for v in versions if first(v, "test")]
-    header = ["", *(f"{v} ({short_lm(test['lm'])}{f', {candidates[v]} candidates' if candidates.get(v) else ''})"
-                    for v, test, _ in columns)]
+    header = ["", *(f"{v} ({short_lm(test['lm'])}{f', {candidates[v]} candidates' if candidates.get(v) else ''}"
+                    f"{' + plan ranker' if v in ranking else ''})" for v, test, _ in columns)]
     rows = [["test: execution accuracy", *(f"{t['summary']['execution_accuracy']:.3f}" for _, t, _ in columns)],
             ["test: valid SPARQL", *(f"{t['summary']['valid_sparql_rate']:.3f}" for _, t, _ in columns)],
             ["test: seconds / question, p50 / p90 / max", *(seconds(t) for _, t, _ in columns)],

@@ -61,7 +61,6 @@ def rank_candidates(question: str, ranker, runtime, settings, stop_at: float | N
     first."""
     from nl2sparql.data.plans.verbalize import verbalize
     from nl2sparql.modules.rank_features import pair_features
-    from nl2sparql.modules.ranker import softmax
     from nl2sparql.retrieval.enumerate import EnumerationConfig, enumerate_plans
     from nl2sparql.retrieval.language import guess_language
     from nl2sparql.retrieval.signals import read_signals
@@ -75,7 +74,7 @@ def rank_candidates(question: str, ranker, runtime, settings, stop_at: float | N
     features = [pair_features(question, signals, c.plan, rank=i, rows=c.rows, boolean=c.boolean)
                 for i, c in enumerate(found.candidates)]
     scores = ranker.scores(features)
-    probabilities = softmax(scores)
+    probabilities = ranker.probabilities(scores)
     language = guess_language(question)
     ranked = [Ranked(c.plan, c.sparql, float(s), float(p), c.rows, c.values, verbalize(c.plan, language))
               for c, s, p in zip(found.candidates, scores, probabilities)]

@@ -27,6 +27,10 @@ class Ranker:
     sparse: np.ndarray  # float32, one weight per hashed feature
     dense: np.ndarray  # float32, one weight per DENSE feature
     info: dict = field(default_factory=dict)  # how it was trained (steps, lists, dev top-1)
+    # The score of "none of these is right", trained on lists whose candidates all miss the gold: probabilities are
+    # taken over the candidates and this option, so a list of wrong candidates leaves its best one unsure. None: a
+    # ranker trained without it (probabilities over the candidates alone).
+    none: float | None = None
 
     @classmethod
     def zeros(cls) -> Ranker:
@@ -38,11 +42,18 @@ class Ranker:
             out[i] = float(self.sparse[list(f.sparse)].sum()) + float(np.dot(self.dense, f.dense))
         return out
 
+    def probabilities(self, scores: np.ndarray) -> np.ndarray:
+        """Each candidate's probability of being the right one (with the "none" option, they sum to less than 1)."""
+        if len(scores) == 0 or self.none is None:
+            return softmax(scores)
+        return softmax(np.append(scores, self.none))[:-1]
+
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
         header = {"features_version": FEATURES_VERSION, "hash_bits": HASH_BITS, "dense": list(DENSE), **self.info}
+        extra = {} if self.none is None else {"none": np.array([self.none], np.float32)}
         np.savez_compressed(buffer, sparse=self.sparse.astype(np.float32), dense=self.dense.astype(np.float32),
-                            header=np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8))
+                            header=np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8), **extra)
         return buffer.getvalue()
 
     @classmethod
@@ -51,6 +62,7 @@ class Ranker:
             with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
                 header = json.loads(bytes(arrays["header"]).decode("utf-8"))
                 sparse, dense = arrays["sparse"], arrays["dense"]
+                none = float(arrays["none"][0]) if "none" in arrays.files else None
         except (ValueError, KeyError, OSError) as error:
             raise ArtifactError(f"{name} cannot be read: {error}") from None
         if header.get("features_version") != FEATURES_VERSION or header.get("dense") != list(DENSE) \
@@ -58,7 +70,7 @@ class Ranker:
             raise ArtifactError(f"{name} was trained on other features (version {header.get('features_version')}); "
                                 "train it again with `nl2sparql optimize run --optimizer ranker`")
         info = {k: v for k, v in header.items() if k not in ("features_version", "hash_bits", "dense")}
-        return cls(sparse, dense, info)
+        return cls(sparse, dense, info, none)
 
 
 def softmax(scores: np.ndarray) -> np.ndarray:

@@ -73,6 +73,19 @@ def test_the_ranker_learns_to_prefer_the_gold_plan_over_a_one_block_negative(tra
     ranker = train(trained_lists, TrainConfig(epochs=6, learning_rate=0.1))
     scores = ranker.scores([gold, negative])
     assert scores[0] > scores[1], scores  # the count the question asks for, though the enumerator listed first
+    assert ranker.none is not None and ranker.probabilities(scores * 0).sum() < 1.0  # "none of these" has a share
+
+
+def test_none_of_these_leaves_a_list_of_wrong_candidates_unsure(trained_lists):
+    from nl2sparql.optimize.ranker.train import TrainConfig, train
+
+    wrong_only = [dataclasses.replace(x, features=[f for f, y in zip(x.features, x.labels) if not y],
+                                      labels=x.labels[x.labels == 0]) for x in trained_lists]
+    assert all(x.none_right for x in wrong_only) and any(x.features for x in wrong_only)
+    ranker = train(wrong_only, TrainConfig(epochs=6, learning_rate=0.1))
+    for x in wrong_only:
+        if x.features:
+            assert ranker.probabilities(ranker.scores(x.features)).max() < 0.5  # the generator would answer
 
 
 def test_signals_and_plans_survive_json(lexicons):

@@ -20,9 +20,9 @@ from typing import Callable
 
 import numpy as np
 
-from nl2sparql.modules.ranker import RANKER_FILE, Ranker, softmax
+from nl2sparql.modules.ranker import RANKER_FILE, Ranker
 from nl2sparql.optimize.ranker.thresholds import GRID, choose, dev_questions
-from nl2sparql.optimize.ranker.train import FeaturedList, TrainConfig, featurize, top1, train
+from nl2sparql.optimize.ranker.train import FeaturedList, TrainConfig, featurize, top1, train, training_views
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def precision_thresholds(ranker: Ranker, lists: list[FeaturedList], generator_ac
     tops = []
     for x in lists:
         if x.features:
-            p = softmax(ranker.scores(x.features))
+            p = ranker.probabilities(ranker.scores(x.features))
             tops.append((float(p.max()), bool(x.labels[int(np.argmax(p))])))
 
     def lowest(margin: float) -> float:
@@ -105,7 +105,7 @@ def dev_figures(ranker: Ranker, lists: list[FeaturedList], made: list[dict], gen
     else:
         accept, fallback = precision_thresholds(ranker, lists, generator_accuracy)
     tops = [(float(p.max()), bool(x.labels[int(np.argmax(p))])) for x in lists if x.features
-            for p in [softmax(ranker.scores(x.features))]]
+            for p in [ranker.probabilities(ranker.scores(x.features))]]
     accepted = [right for p, right in tops if p >= accept]
     return DevFigures(len(lists), round(sum(bool(x.labels.sum()) for x in lists) / n, 3),
                       round(sum(bool(m["candidates"]) and bool(m["candidates"][0]["label"]) for m in made) / n, 3),
@@ -147,7 +147,7 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
     from nl2sparql.kb.embedded import EmbeddedEndpoint
     from nl2sparql.kb.endpoint import EndpointConfig
     from nl2sparql.optimize.ranker.examples import (add_negatives, build_lists, questions_as_evaluated,
-                                                   questions_of)
+                                                   questions_of, read_lists)
 
     started = time.perf_counter()
     parent = resolve_version(job.parent, root)
@@ -174,14 +174,13 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
                 progress.advance(task)
         if name != "dev" and job.negatives:
             add_negatives(work / f"{name}.jsonl", questions, store)  # lists built before negatives existed
-    train_made: list[dict] = []
     train_lists: list[FeaturedList] = []
     wanted = {q.key for name in sources if name != "dev" for q in sources[name]}
     for name in [n for n in sources if n != "dev"]:
-        made, featured = load_featured(work / f"{name}.jsonl", negatives=job.negatives)
-        keep = [i for i, m in enumerate(made) if m["key"] in wanted]
-        train_made += [made[i] for i in keep]
-        train_lists += [featured[i] for i in keep]
+        path = work / f"{name}.jsonl"
+        for made in (read_lists(path) if path.exists() else []):
+            if made["key"] in wanted:
+                train_lists += training_views(made, job.negatives)
     dev_keys = {q.key for q in sources["dev"]}
     dev_made, dev_lists = load_featured(work / "dev.jsonl", dev_view)
     dev_made, dev_lists = zip(*[(m, f) for m, f in zip(dev_made, dev_lists) if m["key"] in dev_keys]) or ((), ())

@@ -8,8 +8,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nl2sparql.modules.ranker import softmax
-
 GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.01)  # 1.01: never
 
 
@@ -73,7 +71,7 @@ def dev_questions(ranker, featured: list, made: list[dict], report: list[dict], 
         q = answered.get(m["key"])
         if q is None:
             continue
-        p = softmax(ranker.scores(f.features)) if f.features else np.array([])
+        p = ranker.probabilities(ranker.scores(f.features)) if f.features else np.array([])
         generated = values(q["sparql"]) if q.get("valid") and q.get("sparql") else None
         agreeing = None
         if generated is not None:

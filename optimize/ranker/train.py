@@ -33,6 +33,20 @@ class FeaturedList:
     labels: np.ndarray  # 1 for a candidate with the gold's answer
     ranks: list[int]
 
+    @property
+    def none_right(self) -> bool:
+        """No candidate answers as the gold does: "none of these" is the right choice."""
+        return not self.labels.any()
+
+
+def training_views(made: dict, negatives: bool = False) -> list[FeaturedList]:
+    """What a list teaches: its candidates with the gold's answer among them; and, when only the gold plan added
+    after the enumeration answers so, also the enumerated candidates alone, where "none of these" is right."""
+    if made.get("positive") != "gold_plan":
+        return [featurize(made, negatives)]
+    enumerated = {**made, "candidates": made["candidates"][:-1], "negatives": []}
+    return [featurize(made, negatives), featurize(enumerated)]
+
 
 def featurize(made: dict, negatives: bool = True) -> FeaturedList:
     """A list's features; with `negatives`, its one-block changes of the gold plan join the candidates."""
@@ -45,8 +59,8 @@ def featurize(made: dict, negatives: bool = True) -> FeaturedList:
 
 
 def trainable(lists: list[FeaturedList]) -> list[FeaturedList]:
-    """Lists with a positive and a negative: the only ones a softmax learns from."""
-    return [x for x in lists if 0 < x.labels.sum() < len(x.labels)]
+    """Lists with some candidate: with the "none of these" option, each has a right and a wrong choice."""
+    return [x for x in lists if x.features]
 
 
 def top1(ranker: Ranker, lists: list[FeaturedList]) -> float:
@@ -63,15 +77,17 @@ def train(lists: list[FeaturedList], config: TrainConfig = TrainConfig(), checkp
     data = trainable(lists)
     sparse = torch.nn.EmbeddingBag(1 << HASH_BITS, 1, mode="sum")
     dense = torch.nn.Linear(len(DENSE), 1, bias=False)
+    none = torch.nn.Parameter(torch.zeros(1))
     torch.nn.init.zeros_(sparse.weight)
     torch.nn.init.zeros_(dense.weight)
-    params = [sparse.weight, dense.weight]
+    params = [sparse.weight, dense.weight, none]
     optimizer = torch.optim.Adam(params, lr=config.learning_rate)
     start = 0
     if checkpoint is not None and checkpoint.exists():
         state = torch.load(checkpoint, weights_only=True)
         sparse.weight.data.copy_(state["sparse"])
         dense.weight.data.copy_(state["dense"])
+        none.data.copy_(state["none"])
         optimizer.load_state_dict(state["optimizer"])
         start = int(state["epoch"])
     order = list(range(len(data)))
@@ -89,8 +105,8 @@ def train(lists: list[FeaturedList], config: TrainConfig = TrainConfig(), checkp
             scores = sparse(flat, offsets).squeeze(1) + dense(torch.tensor([f.dense for f in feats])).squeeze(1)
             loss, at = torch.zeros(()), 0
             for x in batch:
-                s = scores[at:at + len(x.features)]
-                positive = torch.tensor(x.labels, dtype=torch.bool)
+                s = torch.cat([scores[at:at + len(x.features)], none])
+                positive = torch.tensor([*x.labels, x.none_right], dtype=torch.bool)
                 loss = loss + torch.logsumexp(s, 0) - torch.logsumexp(s[positive], 0)
                 at += len(x.features)
             loss = loss / len(batch) + config.l2 * (sparse.weight.pow(2).sum() + dense.weight.pow(2).sum())
@@ -101,7 +117,7 @@ def train(lists: list[FeaturedList], config: TrainConfig = TrainConfig(), checkp
         if checkpoint is not None:
             checkpoint.parent.mkdir(parents=True, exist_ok=True)
             tmp = checkpoint.with_suffix(".tmp")
-            torch.save({"sparse": sparse.weight.data, "dense": dense.weight.data,
+            torch.save({"sparse": sparse.weight.data, "dense": dense.weight.data, "none": none.data,
                         "optimizer": optimizer.state_dict(), "epoch": epoch + 1}, tmp)
             tmp.replace(checkpoint)
         if on_epoch:
@@ -109,4 +125,4 @@ def train(lists: list[FeaturedList], config: TrainConfig = TrainConfig(), checkp
     weights = sparse.weight.detach().numpy()[:, 0].astype(np.float32)
     info = {"lists": len(data), "epochs": config.epochs, "learning_rate": config.learning_rate, "l2": config.l2,
             "final_loss": round(total / max(1, len(data)), 4) if config.epochs > start else None}
-    return Ranker(weights, dense.weight.detach().numpy()[0].astype(np.float32), info)
+    return Ranker(weights, dense.weight.detach().numpy()[0].astype(np.float32), info, float(none.detach()[0]))
