@@ -200,3 +200,21 @@ def test_optimize_run_ranker_writes_a_version_that_ranks_and_resumes_from_its_li
     assert again.exit_code == 0, again.output
     assert {name: (lists / f"{name}.jsonl").read_text() for name in ("train", "dev")} == made  # lists reused
     assert json.loads(again.output[again.output.index("{"):])["version"] != manifest["version"]
+
+
+def test_thresholds_replay_the_choice_and_prefer_the_faster_of_equals():
+    import numpy as np
+
+    from nl2sparql.optimize.ranker.thresholds import DevQuestion, choose, replay
+
+    sure_right = DevQuestion(np.array([0.95, 0.01]), np.array([1, 0]), generator_right=False, agreeing=None)
+    sure_wrong = DevQuestion(np.array([0.92, 0.01]), np.array([0, 1]), generator_right=True, agreeing=None)
+    agrees = DevQuestion(np.array([0.5, 0.3]), np.array([0, 1]), generator_right=True, agreeing=1)
+    unsure = DevQuestion(np.array([0.45, 0.2]), np.array([1, 0]), generator_right=False, agreeing=None)
+    questions = [sure_right, sure_wrong, agrees, unsure]
+    assert replay(questions, 1.01, 1.01) == (0.5, 0.0)  # the generator alone: right on two
+    assert replay(questions, 0.9, 0.9) == (0.5, 0.5)  # one sure candidate right, one wrong, both skip it
+    assert replay(questions, 0.95, 0.4) == (0.75, 0.25)  # the sure wrong one now answers after the generator
+    assert replay(questions, 0.95, 0.95) == (0.75, 0.25)  # the unsure right one is left to the generator
+    accept, fallback, right, skipped = choose(questions * 4)  # 16 questions: "within one" is within 1/16
+    assert (right, skipped) == (0.75, 0.5) and accept <= 0.9 and fallback <= 0.45  # as right, and faster
