@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from nl2sparql.data.plans.model import Plan
 from nl2sparql.kb.endpoint import stop_by
+from nl2sparql.retrieval.enumerate import answer_values
 
 SHOWN = 5  # candidates kept in the prediction (`out.candidates`, `ask --json`)
 
@@ -85,16 +86,6 @@ def rank_candidates(question: str, ranker, runtime, settings, stop_at: float | N
 def shown(ranking: Ranking) -> list[Ranked]:
     """The best few candidates, and the chosen one wherever it ranked."""
     return ranking.ranked[:SHOWN] + [r for r in ranking.ranked[SHOWN:] if r.chosen]
-
-
-def answer_values(result) -> frozenset | None:
-    """Every cell value of an executed answer, or its boolean; None when there is no answer to compare."""
-    if result is None:
-        return None
-    if result.boolean is not None:
-        return frozenset({("ask", result.boolean)})
-    values = frozenset(t.value for row in result.rows for t in row if t is not None)
-    return values or None
 
 
 def decide(ranking: Ranking, settings, generated=None) -> tuple[Ranked | None, str]:

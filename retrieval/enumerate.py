@@ -69,6 +69,16 @@ def fingerprint(result) -> str:
     return hashlib.sha1(repr((len(result.variables), rows)).encode()).hexdigest()[:16]
 
 
+def answer_values(result) -> frozenset | None:
+    """Every cell value of an executed answer, or its boolean: what two answers must share to agree (the columns and
+    their order aside); None when there is no answer to compare."""
+    if result is None:
+        return None
+    if result.boolean is not None:
+        return frozenset({("ask", result.boolean)})
+    return frozenset(t.value for row in result.rows for t in row if t is not None) or None
+
+
 def _word_role(plan: Plan) -> str:
     return f"{plan.words.bank}Word" if plan.words.bank != "italian" else "italianWord"
 
@@ -146,7 +156,5 @@ def _run(plan: Plan, endpoint, out: Enumeration, seen: set[str]) -> None:
     if key in seen or (result.boolean is None and not result.rows):
         return
     seen.add(key)
-    values = frozenset({("ask", result.boolean)}) if result.boolean is not None else \
-        frozenset(t.value for row in result.rows for t in row if t is not None)
     out.candidates.append(Candidate(plan, sparql, key, len(result.rows), result.boolean,
-                                    time.perf_counter() - began, values))
+                                    time.perf_counter() - began, answer_values(result) or frozenset()))

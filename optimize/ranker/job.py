@@ -45,7 +45,7 @@ class RankerJob:
     negatives: bool = False
 
 
-def work_dir(home: Path, job: RankerJob, kb_fingerprint: str) -> Path:
+def work_dir(home: Path, kb_fingerprint: str) -> Path:
     """Lists depend on the questions, the KB and the enumerator; the folder is named by the KB, and a list is
     reused only for the same question key."""
     return home / "ranker" / kb_fingerprint
@@ -160,7 +160,7 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
         raise DatasetError(f"no records in split {job.train_split if not train_records else job.dev_split}")
     with EmbeddedEndpoint(EndpointConfig(store_path=store)) as endpoint:
         fingerprint = endpoint.fingerprint()
-    work = work_dir(home, job, fingerprint)
+    work = work_dir(home, fingerprint)
     sources = {"train": questions_of(train_records, "train"), "dev": questions_as_evaluated(dev_records, "dev")}
     if job.synth:
         from nl2sparql.data.synth.engine import read_synth
@@ -211,7 +211,6 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
             parent.manifest[k]["file"] for k in ("adapter", "followup_adapter") if parent.manifest.get(k))]}
         version = write_version(None, manifest, root, files={**files, RANKER_FILE: staged})
         mlflow.set_tag("nl2sparql.version", version.name)
-    json.dumps(manifest)  # the manifest is plain JSON (checked before anyone reads it)
     return version, figures
 
 

@@ -57,7 +57,7 @@ def dev_questions(ranker, featured: list, made: list[dict], report: list[dict], 
     from nl2sparql.data.plans.codec import plan_from_json
     from nl2sparql.data.plans.compile import compile_plan
     from nl2sparql.errors import Nl2SparqlError
-    from nl2sparql.modules.plan_choice import answer_values
+    from nl2sparql.retrieval.enumerate import answer_values
 
     def values(sparql: str):
         try:
