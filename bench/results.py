@@ -13,7 +13,8 @@ from the eval reports (bench/eval-runs/**/reports/*.json), the fine-tuned versio
     {{finetuned}}       one row per version with an adapter in its manifest
     {{latency}}         one row per latency run
     {{scope}}           one row per run of the relevance step (bench/scope-runs/*.json)
-    {{headline}}        the README's table: test and generalization of static-rag and the fine-tuned versions
+    {{headline}}        every version: test and generalization of static-rag and the fine-tuned versions
+    {{readme}}          the README's table: the shipped version against the baselines
     {{dataset}}         the dataset's pairs per split and its ASK twins (data/dataset/*.jsonl)
 """
 
@@ -302,6 +303,35 @@ def headline_table(reports: list[Saved], manifests: list[Saved]) -> str:
     return table(header, rows)
 
 
+README_VERSIONS = ("static-rag", "v4")  # the baselines beside the shipped version: retrieval only, and the first fine-tune
+
+
+def shipped_version(root: Path = BENCH.parent / "artifacts" / "store") -> str:
+    """The version the package ships: the newest in artifacts/store."""
+    return max((p.name for p in root.iterdir() if re.fullmatch(r"v\d+", p.name)), key=lambda n: int(n[1:]))
+
+
+def readme_table(reports: list[Saved], manifests: list[Saved]) -> str:
+    """The README's table: the shipped version against the baselines on test, generalization and follow-ups, with
+    seconds per question on test (each version's newest report per split)."""
+    shipped = shipped_version()
+    rows = []
+    for version in (*README_VERSIONS, shipped):
+        test, general = newest(reports, version, "test"), newest(reports, version, "generalization")
+        followup = newest(reports, version, "followup-test")
+        if test is None:
+            continue
+        turns = [q for q in followup["questions"] if "turn:follow-up" in q["patterns"]] if followup else []
+        name = f"**{version}** (shipped)" if version == shipped else version
+        lm = short_lm(test["lm"])
+        rows.append([name, lm, f"{test['summary']['execution_accuracy']:.3f}",
+                     f"{general['summary']['execution_accuracy']:.3f}" if general else "–",
+                     f"{sum(q['exact'] for q in turns) / len(turns):.3f}" if turns else "–",
+                     " / ".join(seconds(test).split(" / ")[:2])])
+    header = ["version", "model", "test", "generalization", "follow-ups", "seconds p50 / p90"]
+    return table(header, rows)
+
+
 def dataset_counts() -> str:
     """How many pairs the dataset has, per split, and how many of them are ASK twins."""
     from nl2sparql.data.dataset import SPLITS, load_dataset
@@ -325,6 +355,8 @@ def fill(name: str, argument: str | None, bench: Path) -> str:
         return scope_table(load_json(bench.glob("scope-runs/*.json")), bench)
     if name == "headline":
         return headline_table(load_reports(bench), load_manifests(bench))
+    if name == "readme":
+        return readme_table(load_reports(bench), load_manifests(bench))
     if name == "followup":
         return followup_table(load_reports(bench))
     if name == "bounded" and argument:
@@ -334,7 +366,7 @@ def fill(name: str, argument: str | None, bench: Path) -> str:
     if name == "dataset":
         return dataset_counts()
     raise ValueError(f"unknown placeholder {{{{{name}{':' + argument if argument else ''}}}}} in RESULTS.in.md; "
-                     "known: reports:SPLIT, pairs:SPLIT, finetuned, latency, scope, headline, dataset")
+                     "known: reports:SPLIT, pairs:SPLIT, finetuned, latency, scope, headline, readme, dataset")
 
 
 def render_results(bench: Path = BENCH) -> str:
@@ -349,7 +381,7 @@ def render_readme(readme: str, bench: Path = BENCH) -> str:
     start, end = readme.find(HEADLINE[0]), readme.find(HEADLINE[1])
     if start < 0 or end < start:
         raise ValueError(f"README.md lacks the markers {HEADLINE[0]} … {HEADLINE[1]}")
-    block = HEADLINE[0] + "\n" + fill("headline", None, bench) + "\n\n"
+    block = HEADLINE[0] + "\n" + fill("readme", None, bench) + "\n\n"
     return readme[:start] + block + readme[end:]
 
 

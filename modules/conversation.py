@@ -104,6 +104,17 @@ class Conversation:
     def new(self) -> None:
         self.turns.clear()
 
+    def replace_last(self, sparql: str, variables: Sequence[str], rows: Sequence[Sequence[str]], count: int) -> None:
+        """The last turn answered by another reading (`/alt N`): later follow-ups build on its query and rows."""
+        if not self.turns:
+            return
+        last = self.turns[-1]
+        first = tuple(tuple(r) for r in rows[:3])
+        boolean = {"true": True, "false": False}.get(rows[0][0]) if list(variables) == ["ask"] and rows else None
+        self.turns[-1] = TurnSummary(last.question, last.standalone_question, sparql,
+                                     () if boolean is not None else tuple(variables), count, first if boolean is None
+                                     else (), boolean)
+
     @property
     def last_sparql(self) -> str:
         return self.turns[-1].sparql if self.turns else ""

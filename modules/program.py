@@ -75,6 +75,9 @@ class ProgramSettings:
     rank_accept: float = 0.9
     rank_fallback: float = 0.5
     rank_budget_s: float = 1.6
+    # Honest doubt (modules/doubt.py): an empty answer, a zero count, a "no" or a close call between two readings is
+    # said to be in doubt, explained from its plan and shown with the enumerator's other readings (a few seconds).
+    doubt: bool = True
 
 
 class NL2SPARQL(dspy.Module):
@@ -150,6 +153,7 @@ class NL2SPARQL(dspy.Module):
                              clock.stop_at)
             attempts = [*attempts, best]
         readable = answer_for(best.result, question, self.runtime.endpoint)
+        understood, doubt = self._understanding(question, best, chosen, ranking, clock)
         return dspy.Prediction(
             question=question, sparql=best.sparql, result=best.result, answer=readable.text, readable=readable,
             rows=best.result.values() if best.result is not None else [],
@@ -161,6 +165,7 @@ class NL2SPARQL(dspy.Module):
             choice={"answered_by": "plan" if chosen is not None else "generator", "reason": reason,
                     "reading": chosen.reading if chosen is not None else "",
                     "enumeration_seconds": round(ranking.seconds, 3)} if ranking else None,
+            understood_as=understood, doubt=doubt.to_json() if doubt is not None else None,
             notes=_notes(grounding, question) + _stopped_note(clock, question),
             stopped_early=clock.stopped_early, in_scope=True, scope_reason=scope.reason if scope else "",
             ok=best.outcome in ("ok", "lint", "empty"),
@@ -187,6 +192,26 @@ class NL2SPARQL(dspy.Module):
         if chosen is not None:
             chosen.chosen = True
         return ranking, chosen, reason, written
+
+    def _understanding(self, question: str, best, chosen, ranking, clock: Clock):
+        """What the answer was understood as (one line in the question's language) and its doubt, if any."""
+        from nl2sparql.modules.doubt import find_doubt
+        from nl2sparql.modules.plan_choice import ShortQueries
+        from nl2sparql.modules.understood import describe_query, faithful_plan, understood_as
+
+        language = guess_language(question)
+        if chosen is not None:
+            plan = chosen.plan
+        else:  # the generator's query read back, when the plan it reads as answers the same
+            plan = faithful_plan(best.sparql, best.result, ShortQueries(self.runtime.endpoint, 2.0, clock.stop_at))
+        understood = understood_as(best.sparql, language, chosen.reading if chosen is not None else "", plan)
+        if plan is None:
+            understood = describe_query(best.sparql, language)
+        if not self.settings.doubt or best.outcome not in ("ok", "lint", "empty") or clock.passed():
+            return understood, None
+        clock.step("doubt")
+        return understood, find_doubt(question, best.result, plan, ranking, self.runtime, self.settings,
+                                      clock.stop_at, language)
 
     def load_state(self, state, **options):
         """A program saved before the relevance step existed keeps the step's fresh predictor."""

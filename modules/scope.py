@@ -85,6 +85,9 @@ def by_similarity(similar: float, off: float, rules: ScopeRules) -> tuple[bool, 
     return None
 
 
+OFF_TOPIC_READING = {"en": "Not a question about the words LiITA holds", "it": "Non è una domanda sulle parole di LiITA"}
+
+
 def off_topic_prediction(question: str, scope: dspy.Prediction, usage: dict, seconds: float) -> dspy.Prediction:
     """The program's answer to a question LiITA cannot answer: what it holds, and no query."""
     text = off_topic_answer(guess_language(question))
@@ -92,4 +95,4 @@ def off_topic_prediction(question: str, scope: dspy.Prediction, usage: dict, sec
         question=question, sparql="", result=None, answer=text, readable=Answer(text), rows=[], variables=[],
         patterns=[], entities=[], dialects=[], attempts=[], errors=[f"off-topic: {scope.reason}"], grounding=[],
         notes=[], ok=False, usage=usage, seconds=seconds, in_scope=False, scope_reason=scope.reason,
-        scope_stage=scope.stage)
+        scope_stage=scope.stage, understood_as=OFF_TOPIC_READING[guess_language(question)], doubt=None)

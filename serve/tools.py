@@ -103,17 +103,18 @@ class Toolbox:
                   conversation_id: str | None = None) -> dict[str, Any]:
         """Question → SPARQL, executed, with a readable answer, the rows and every attempt. The question is a
         turn of conversation `conversation_id` (a new one when None), whose id the answer carries."""
-        from nl2sparql.modules.answer import prediction_json
+        from nl2sparql.kb.export import live_url
+        from nl2sparql.modules.answer import answer_table, prediction_json
         from nl2sparql.modules.question import check_question
 
         question = check_question(question)
         conversation_id = inputs.optional_name(conversation_id, "conversation_id")
         out = self.conversations.ask(conversation_id, question, lambda: self.program(version))
-        answer = out.readable
+        variables, rows = answer_table(out)
         data = prediction_json(out)
         data.pop("result")  # the table below says the same, with labels for IRIs
-        data["table"] = {"variables": list(answer.variables), "count": len(answer.rows),
-                         "rows": [list(r) for r in answer.rows[: self.config.max_rows]]}
+        data["table"] = {"variables": variables, "count": len(rows), "rows": rows[: self.config.max_rows]}
+        data["live_url"] = live_url(out.sparql) if out.sparql else ""
         return data
 
     def analyze_patterns(self, question: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+from nl2sparql.serve.answer_view import labels_for
 from nl2sparql.serve.tools import Toolbox, describe_line, program_description
 from nl2sparql.serve.web_conversation import conversation_tab
 
@@ -17,6 +18,15 @@ def _rows_table(variables: list[str], rows: list[list[str]]):
     import pandas as pd
 
     return pd.DataFrame(rows, columns=variables) if variables else pd.DataFrame()
+
+
+def _png_image(png: bytes):
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as image:  # drawn in memory: an answer writes no file
+        return image.copy()
 
 
 def _attempts_markdown(attempts: list[dict]) -> str:
@@ -37,19 +47,43 @@ def build_app(toolbox: Toolbox, artifact_root: Path | None = None):
     except ImportError:
         raise Nl2SparqlError("the web page needs Gradio: pip install 'nl2sparql[web]'") from None
 
+    def shown(out: dict, variables: list[str], rows: list[list[str]], sparql: str):
+        """The table, its CSV download, the live-endpoint link and, for a grouped count, its chart."""
+        from nl2sparql.serve.answer_view import bar_chart_png, chart_data, download_html, live_link_html
+
+        data = chart_data(variables, rows, sparql)
+        chart = gr.Image(value=_png_image(bar_chart_png(data)), visible=True) if data else gr.Image(value=None,
+                                                                                                    visible=False)
+        return (sparql, _rows_table(variables, rows), download_html(variables, rows, out["question"]),
+                live_link_html(sparql, out["question"]), chart)
+
     def translate(question: str):
+        from nl2sparql.serve.answer_view import alternative_choices, answer_markdown, table_of
+
         try:
             out = toolbox.translate(question)
         except Nl2SparqlError as error:
             raise gr.Error(str(error)) from None
-        notes = "\n".join(f"- {n}" for n in out["notes"])
+        choices = alternative_choices(out)
+        others = gr.Radio(choices=choices, value=None, visible=bool(choices),
+                          label=labels_for(out["question"])["others"])
         if not out["in_scope"]:
-            return out["answer"], "", _rows_table([], []), ""
-        text = out["answer"] if out["ok"] else "No valid query: " + (out["errors"][-1] if out["errors"] else "")
-        answer = f"### {text}" + (f"\n\n{notes}" if notes else "")
-        table = out["table"]
-        return answer, out["sparql"], _rows_table(table["variables"], table["rows"]), \
-            _attempts_markdown(out["attempts"])
+            return answer_markdown(out), others, *shown(out, [], [], ""), "", out
+        return (answer_markdown(out), others, *shown(out, *table_of(out), out["sparql"]),
+                _attempts_markdown(out["attempts"]), out)
+
+    def pick_alternative(choice: str | None, out: dict | None):
+        """One click on another reading: its words, answer, query, table, download and chart."""
+        from nl2sparql.serve.answer_view import answer_markdown, table_of
+
+        if not choice or not out:
+            raise gr.Error("Ask a question first.")
+        number = int(choice.split(".", 1)[0])
+        alternative = out["doubt"]["alternatives"][number - 2]
+        picked = {**out, "understood_as": alternative["reading"], "answer": alternative["answer"], "ok": True,
+                  "doubt": None, "notes": [], "table": {"variables": alternative["variables"],
+                                                        "rows": alternative["rows"]}}
+        return (answer_markdown(picked), *shown(picked, *table_of(picked), alternative["sparql"]))
 
     def analyze(question: str):
         return toolbox.analyze_patterns(question)
@@ -88,12 +122,7 @@ def build_app(toolbox: Toolbox, artifact_root: Path | None = None):
             comparison = compare_reports(reports)
         except Nl2SparqlError as error:
             raise gr.Error(str(error)) from None
-        import io
-
-        from PIL import Image
-
-        with Image.open(io.BytesIO(chart_png(comparison))) as image:  # drawn in memory: a click writes no file
-            return comparison.to_markdown(), image.copy()
+        return comparison.to_markdown(), _png_image(chart_png(comparison))
 
     answering = describe_line(program_description(toolbox.program()))  # builds the program; loads no model
     with gr.Blocks(title="nl2sparql · LiITA") as app:
@@ -105,11 +134,19 @@ def build_app(toolbox: Toolbox, artifact_root: Path | None = None):
             ask = gr.Button("Translate", variant="primary", elem_id="translate")
             gr.Examples(EXAMPLES, inputs=question)
             answer = gr.Markdown(elem_id="answer")
+            others = gr.Radio(choices=[], label="Other readings", visible=False, elem_id="alternatives")
             sparql = gr.Code(label="SPARQL", language="sql")
             rows = gr.Dataframe(label="Rows", interactive=False, elem_id="rows")
+            with gr.Row():
+                download = gr.HTML(elem_id="download")
+                live = gr.HTML(elem_id="live")
+            chart = gr.Image(label="Chart", type="pil", visible=False, elem_id="chart")
             attempts = gr.Markdown(label="Attempts")
-            ask.click(translate, question, [answer, sparql, rows, attempts])
-            question.submit(translate, question, [answer, sparql, rows, attempts])
+            last = gr.State(None)
+            outputs = [answer, others, sparql, rows, download, live, chart, attempts, last]
+            ask.click(translate, question, outputs)
+            question.submit(translate, question, outputs)
+            others.input(pick_alternative, [others, last], [answer, sparql, rows, download, live, chart])
         conversation_tab(gr, toolbox)
         with gr.Tab("Analyze"):
             analyzed_question = gr.Textbox(label="Question")

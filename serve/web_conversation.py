@@ -19,7 +19,8 @@ def ask_turn(toolbox, question: str, state: dict[str, Any]) -> dict[str, Any]:
     turn = {"question": question, "standalone": out.get("standalone_question", question),
             "built_on": out.get("built_on"), "ok": out["ok"], "sparql": out["sparql"],
             "answer": out["answer"] if out["ok"] else "No valid query: " + (out["errors"] or [""])[-1],
-            "variables": table["variables"], "rows": table["rows"][:SHOWN_ROWS], "count": table["count"]}
+            "variables": table["variables"], "rows": table["rows"][:SHOWN_ROWS], "count": table["count"],
+            "understood_as": out.get("understood_as", ""), "doubt": out.get("doubt")}
     return {"id": out["conversation_id"], "turns": [*state["turns"], turn]}
 
 
@@ -32,7 +33,16 @@ def _turn_markdown(number: int, turn: dict[str, Any]) -> str:
     lines = [f"**{number}. {_cell(turn['question'])}**"]
     if turn["built_on"] is not None:
         lines.append(f"*→ {_cell(turn['standalone'])}*")
-    lines += ["", f"### {turn['answer']}", "", "```sparql", turn["sparql"].strip(), "```"]
+    if turn.get("understood_as"):
+        lines.append(f"*{_cell(turn['understood_as'])}*")
+    lines += ["", f"### {turn['answer']}"]
+    doubt = turn.get("doubt")
+    if doubt:
+        lines += ["", f"> ⚠ {_cell(doubt['line'])}" + (f"  \n> {_cell(doubt['explanation'])}"
+                                                      if doubt["explanation"] else "")]
+        lines += [f"> {n}. {_cell(a['reading'])} → {_cell(a['answer'])}"
+                  for n, a in enumerate(doubt["alternatives"], start=2)]
+    lines += ["", "```sparql", turn["sparql"].strip(), "```"]
     if turn["variables"]:
         lines += ["", "| " + " | ".join(turn["variables"]) + " |", "|---" * len(turn["variables"]) + "|"]
         lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in turn["rows"]]

@@ -1,5 +1,7 @@
 """The web page end to end in headless Chromium: type a question, press Translate, read the answer."""
 
+import contextlib
+import csv
 import os
 import shutil
 import socket
@@ -25,35 +27,61 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def page(kb_store, tmp_path):
+PER_EMOTION = PREFIXES + """SELECT ?emotion (COUNT(DISTINCT ?lemma) AS ?count) WHERE {
+  GRAPH <http://w3id.org/elita> { ?entry elita:HasEmotion ?emotion ; ontolex:canonicalForm ?lemma } }
+GROUP BY ?emotion ORDER BY DESC(?count)"""
+NEEDS_BROWSER = pytest.mark.skipif(
+    not (CHROMIUM and DRIVER) and not os.environ.get("CI"),  # CI installs both (.ci/run): there a missing one fails
+    reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)")
+
+
+@contextlib.contextmanager
+def serving(kb_store, tmp_path, sparql: str):
     settings = ProgramSettings(examples_k=0, ontology_k=0, max_repairs=0)
     toolbox = Toolbox(ToolboxConfig(version="uncompiled", store=kb_store, settings=settings),
-                      lm_object=DummyLM([{"sparql": CASA}] * 4))
+                      lm_object=DummyLM([{"sparql": sparql}] * 4))
     app = build_app(toolbox, artifact_root=tmp_path)
     port = free_port()
     launch(app, "127.0.0.1", port, block=False)
-    yield f"http://127.0.0.1:{port}/"
-    app.close()
-    toolbox.close()
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        app.close()
+        toolbox.close()
+
+
+@pytest.fixture
+def page(kb_store, tmp_path):
+    with serving(kb_store, tmp_path, CASA) as url:
+        yield url
+
+
+def browser(downloads: Path | None = None):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1400",
+                 "--disable-background-networking", "--disable-component-update", "--no-first-run"):
+        options.add_argument(flag)
+    if downloads is not None:
+        options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                                  "download.prompt_for_download": False})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    if downloads is not None:
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    return driver
 
 
 @pytest.mark.slow
-# CI installs both (see .ci/run), so there a missing browser fails instead of skipping.
-@pytest.mark.skipif(not (CHROMIUM and DRIVER) and not os.environ.get("CI"),
-                    reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)")
+@NEEDS_BROWSER
 def test_translate_in_a_real_browser(page, tmp_path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ready
     from selenium.webdriver.support.ui import WebDriverWait
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1400"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver = browser()
     try:
         driver.get(page)
         wait = WebDriverWait(driver, 60)
@@ -68,5 +96,45 @@ def test_translate_in_a_real_browser(page, tmp_path):
         print(f"screenshot: {shot}")
         assert "casa" in driver.find_element(By.ID, "rows").text
         assert "writtenRep" in driver.page_source
+        assert "Inteso come:" in driver.find_element(By.ID, "answer").text  # what the question was understood as
+        link = driver.find_element(By.ID, "live-endpoint").get_attribute("href")
+        assert link.startswith("https://liita.it/sparql?query=")  # a link for the user's browser: never fetched
+        assert not driver.find_elements(By.CSS_SELECTOR, "#chart img")  # a list of words gets no chart
     finally:
         driver.quit()
+
+
+@pytest.mark.slow
+@NEEDS_BROWSER
+def test_a_grouped_count_shows_a_chart_and_downloads_the_table_as_csv(kb_store, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ready
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    with serving(kb_store, tmp_path, PER_EMOTION) as url:
+        driver = browser(downloads)
+        try:
+            driver.get(url)
+            wait = WebDriverWait(driver, 60)
+            box = wait.until(ready.element_to_be_clickable((By.CSS_SELECTOR, "#question textarea")))
+            box.send_keys("Quanti lemmi ci sono per ogni emozione in ELITA?")
+            driver.find_element(By.ID, "translate").click()
+            wait.until(ready.text_to_be_present_in_element((By.ID, "answer"), "risultati"))
+            chart = wait.until(ready.visibility_of_element_located((By.CSS_SELECTOR, "#chart img")))
+            assert chart.size["width"] > 200 and chart.size["height"] > 100
+            time.sleep(0.5)
+            shot = Path(os.environ.get("NL2SPARQL_SCREENSHOTS", tmp_path)) / "web-chart.png"
+            assert driver.save_screenshot(str(shot))
+            cells = driver.find_element(By.ID, "rows").text.split("\n")[1:]  # "Rows", then header and cells in order
+            driver.find_element(By.ID, "download-csv").click()
+            target = downloads / "answer.csv"
+            deadline = time.time() + 30
+            while not target.exists() and time.time() < deadline:
+                time.sleep(0.2)
+            rows = list(csv.reader(target.read_text(encoding="utf-8").splitlines()))
+        finally:
+            driver.quit()
+    assert rows[0] == ["emotion", "count"] and len(rows) > 2
+    assert [cell for row in rows for cell in row] == cells, (rows[:4], cells[:8])  # the download holds the table

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from nl2sparql.retrieval.language import guess_language
 from nl2sparql.serve.commands.options import dataset_option, make_console, program_options, store_option
 
 
@@ -50,14 +51,17 @@ def retrieve_command(question: str, dataset_dir: Path | None, splits: tuple[str,
 @store_option
 @program_options
 @click.option("--rows", "max_rows", type=int, default=20, show_default=True, help="Rows shown in the table.")
-@click.option("--json", "as_json", is_flag=True, help="Print SPARQL, rows, attempts and usage as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print SPARQL, rows, attempts and usage as JSON (= --format json).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv", "tsv"]), default="text", show_default=True,
+              help="text: for people; json: everything; csv/tsv: the answer's table alone (labels for IRIs), to save.")
 def ask_command(question: str, version: str, lm: str | None, url: str | None, store_path: Path | None,
-                overrides: dict, max_rows: int, as_json: bool) -> None:
+                overrides: dict, max_rows: int, as_json: bool, fmt: str) -> None:
     """Answer QUESTION (Italian or English): generate SPARQL, run it, repair it if needed.
 
     \b
     nl2sparql ask "Quali lemmi esprimono tristezza?"
     nl2sparql ask "Which Sicilian words translate 'casa'?" --lm openai/gpt-4.1-mini --json
+    nl2sparql ask "Quanti lemmi per emozione in ELITA?" --format csv > emozioni.csv
     """
     from nl2sparql.artifacts.load import load
     from nl2sparql.modules.answer import prediction_json
@@ -69,20 +73,34 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
         preflight(program)  # a model that would crash this process is one red line instead
         with make_console(stderr=True).status("analyze…") as status:  # on stderr: --json output stays clean
             out = program(question, progress=_progress(status))
-    if as_json:
+    if as_json or fmt == "json":
         click.echo(json.dumps(prediction_json(out), indent=2, ensure_ascii=False))
+        return
+    if fmt in ("csv", "tsv"):
+        from nl2sparql.kb.export import delimited
+
+        if not out.ok:
+            raise SystemExit(f"error: no table to write: {out.errors[-1] if out.errors else out.answer}")
+        from nl2sparql.modules.answer import answer_table
+
+        click.echo(delimited(*answer_table(out), fmt), nl=False)
         return
     if not print_answer(make_console(), out, max_rows):
         raise SystemExit(1)
 
 
 def print_answer(console, out, max_rows: int) -> bool:
-    """An answer as a person reads it (also each turn of `chat`): the off-topic reply, or notes, query, readable
-    answer, the first rows and the attempts; False when no valid query answered an in-scope question."""
+    """An answer as a person reads it (also each turn of `chat`): what the question was understood as, then the
+    off-topic reply, or notes, query, readable answer, the first rows, the doubt with other readings, and the
+    attempts; False when no valid query answered an in-scope question."""
+    from rich.markup import escape
     from rich.syntax import Syntax
 
     from nl2sparql.kb.tables import result_table
 
+    if out.get("understood_as"):
+        label = "Inteso come" if guess_language(out.question) == "it" else "Understood as"
+        console.print(f"[cyan]{label}:[/cyan] {escape(out.understood_as)}", highlight=False)
     if not out.get("in_scope", True):
         console.print(out.answer, markup=False)
         console.print(f"[dim]off-topic: {out.scope_reason}; {out.seconds:.1f} s[/dim]")
@@ -96,6 +114,7 @@ def print_answer(console, out, max_rows: int) -> bool:
         console.print(result_table(_head(out.result, max_rows), out.readable.rows))
         if len(out.result.rows) > max_rows:
             console.print(f"… {len(out.result.rows) - max_rows} more rows (--rows N, or --json)")
+    print_doubt(console, out)
     _print_candidates(console, out)
     steps = ", ".join(f"{a.step} → {a.outcome} ({a.lm_seconds + a.exec_seconds:.1f} s)" for a in out.attempts)
     usage = out.usage
@@ -107,6 +126,24 @@ def print_answer(console, out, max_rows: int) -> bool:
     if not out.ok:
         console.print(f"[red]no valid query: {out.errors[-1] if out.errors else 'unknown failure'}[/red]")
     return out.ok
+
+
+def print_doubt(console, out) -> None:
+    """The doubt line, why an empty answer is empty, and the other readings numbered from 2 (the answer is 1)."""
+    from rich.markup import escape
+
+    doubt = out.get("doubt")
+    if not doubt:
+        return
+    console.print(f"[yellow]{escape(doubt['line'])}[/yellow]", highlight=False)
+    if doubt["explanation"]:
+        console.print(f"[yellow]{escape(doubt['explanation'])}[/yellow]", highlight=False)
+    if doubt["alternatives"]:
+        italian = guess_language(out.question) == "it"
+        console.print("Altre letture (/alt N in chat):" if italian else "Other readings (/alt N in chat):")
+        for number, alternative in enumerate(doubt["alternatives"], start=2):
+            console.print(f"  {number}. {escape(alternative['reading'])} → {escape(alternative['answer'])}",
+                          highlight=False)
 
 
 def _print_candidates(console, out) -> None:
@@ -123,7 +160,7 @@ def _print_candidates(console, out) -> None:
                   highlight=False)
 
 
-_PROGRESS = {"enumerate": "propose and run query plans", "scope": "check the question is about LiITA", "analyze": "analyze the question",
+_PROGRESS = {"doubt": "check an answer that may be wrong", "enumerate": "propose and run query plans", "scope": "check the question is about LiITA", "analyze": "analyze the question",
              "generate": "generate the query (local models take a while on CPU)",
              "sample": "sample another query", "run": "run the query", "repair": "repair the query"}
 

@@ -69,10 +69,16 @@ def kb_stats(store_path: Path | None, as_json: bool) -> None:
 @click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the embedded store.")
 @click.option("--timeout", "timeout_s", type=float, default=30.0, show_default=True, help="Seconds before the query is stopped.")
 @click.option("--row-cap", type=int, default=10_000, show_default=True, help="Rows kept before the result is truncated.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (= --format json).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv"]), default="table", show_default=True,
+              help="table: for people; json: with notes; csv/tsv: the values (IRIs in full), to save.")
 def kb_query(query_file, store_path: Path | None, url: str | None, timeout_s: float, row_cap: int,
-             as_json: bool) -> None:
-    """Run a read-only SPARQL query from QUERY_FILE ('-' reads standard input)."""
+             as_json: bool, fmt: str) -> None:
+    """Run a read-only SPARQL query from QUERY_FILE ('-' reads standard input).
+
+    \b
+    nl2sparql kb query query.rq --format csv > rows.csv
+    """
     from nl2sparql.kb.endpoint import EndpointConfig, open_endpoint
 
     config = EndpointConfig(url=url, store_path=store_path, timeout_s=timeout_s, row_cap=row_cap)
@@ -85,8 +91,15 @@ def kb_query(query_file, store_path: Path | None, url: str | None, timeout_s: fl
     from nl2sparql.kb.guard import check
 
     note = check(query, config.limits).note  # cached: the guard already read this query
-    if as_json:
+    if as_json or fmt == "json":
         click.echo(json.dumps({**result.to_json(), "notes": [note] if note else []}, indent=2, ensure_ascii=False))
+        return
+    if fmt in ("csv", "tsv"):
+        from nl2sparql.kb.export import delimited, result_rows
+
+        if note or result.truncated:
+            make_console(stderr=True).print(f"[yellow]{note or 'truncated'}[/yellow]")
+        click.echo(delimited(*result_rows(result), fmt), nl=False)
         return
     from nl2sparql.kb.tables import result_table
 
