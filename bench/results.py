@@ -29,13 +29,13 @@ from pathlib import Path
 from typing import Iterable
 from urllib.parse import quote
 
-from nl2sparql.eval.scoring.scored import percentile
 from nl2sparql.eval.stats import mcnemar_exact, paired_bootstrap_ci
 from nl2sparql.files import write_text_atomic
 from nl2sparql.optimize.finetune.soup import describe_soup
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from turn_tables import bounded_table, followup_table, newest, patterns_table, table  # noqa: E402
+from turn_tables import (bounded_table, followup_table, headline_table, patterns_table, readme_table,  # noqa: E402
+                         seconds, table)
 
 BENCH = Path(__file__).resolve().parent
 README = BENCH.parent / "README.md"
@@ -82,25 +82,11 @@ def link(path: Path, bench: Path) -> str:
     return quote(path.relative_to(bench).as_posix())
 
 
-def short_lm(lm: str) -> str:
-    """`local/qwen-0.5b+lora-e7fd658b` → `qwen-0.5b + LoRA`."""
-    return re.sub(r"\+lora-\w+$", " + LoRA", lm.removeprefix("local/"))
-
-
 def outcome_names(reports: list[dict]) -> list[str]:
     names: dict[str, None] = {}
     for report in reports:
         names.update(dict.fromkeys(report.get("outcomes", {})))
     return list(names)
-
-
-def seconds(report: dict) -> str:
-    """p50 / p90 / max seconds per question (from the questions when the summary predates p90 and max)."""
-    s = report["summary"]
-    if "p90_seconds" not in s:
-        values = [q["seconds"] for q in report["questions"]]
-        s = {"p50_seconds": s["p50_seconds"], "p90_seconds": percentile(values, 0.9), "max_seconds": max(values)}
-    return f"{s['p50_seconds']:.1f} / {s['p90_seconds']:.1f} / {s['max_seconds']:.0f}"
 
 
 def report_row(report: dict, outcomes: list[str], label: str | None = None) -> list[str]:
@@ -278,57 +264,6 @@ def scope_table(runs: list[Saved], bench: Path) -> str:
                      f"{s['refused']}/{s['in_scope_questions']} = {s['refused_share']:.3f}",
                      f"{s['generalization_refused']}/{s['generalization_questions']}",
                      f"{s['p50_s']:.4f} / {s['p90_s']:.4f} / {s['max_s']:.2f}", stages, f"{run['warm_up_seconds']:.1f}"])
-    return table(header, rows)
-
-
-def headline_table(reports: list[Saved], manifests: list[Saved]) -> str:
-    """static-rag against every fine-tuned version: test accuracy, validity, seconds, and generalization."""
-    def first(version: str, split: str) -> dict | None:
-        return newest(reports, version, split)
-
-    candidates = {m.data["version"]: m.data.get("program_settings", {}).get("candidates", 0) for m in manifests
-                  if m.data.get("program_settings", {}).get("check_scope", True)}  # v6 (step off) is a control
-    ranking = {m.data["version"] for m in manifests if m.data.get("program_settings", {}).get("rank")}
-    versions = ["static-rag", *candidates]
-    columns = [(v, first(v, "test"), first(v, "generalization")) for v in versions if first(v, "test")]
-    header = ["", *(f"{v} ({short_lm(test['lm'])}{f', {candidates[v]} candidates' if candidates.get(v) else ''}"
-                    f"{' + plan ranker' if v in ranking else ''})" for v, test, _ in columns)]
-    rows = [["test: execution accuracy", *(f"{t['summary']['execution_accuracy']:.3f}" for _, t, _ in columns)],
-            ["test: valid SPARQL", *(f"{t['summary']['valid_sparql_rate']:.3f}" for _, t, _ in columns)],
-            ["test: seconds / question, p50 / p90 / max", *(seconds(t) for _, t, _ in columns)],
-            ["generalization: execution accuracy",
-             *(f"{g['summary']['execution_accuracy']:.3f}" if g else "–" for _, _, g in columns)],
-            ["code that made the test report",
-             *(f"`{t.get('code_fingerprint', '')[:8] or '–'}`" for _, t, _ in columns)]]
-    return table(header, rows)
-
-
-README_VERSIONS = ("static-rag", "v4")  # the baselines beside the shipped version: retrieval only, and the first fine-tune
-
-
-def shipped_version(root: Path = BENCH.parent / "artifacts" / "store") -> str:
-    """The version the package ships: the newest in artifacts/store."""
-    return max((p.name for p in root.iterdir() if re.fullmatch(r"v\d+", p.name)), key=lambda n: int(n[1:]))
-
-
-def readme_table(reports: list[Saved], manifests: list[Saved]) -> str:
-    """The README's table: the shipped version against the baselines on test, generalization and follow-ups, with
-    seconds per question on test (each version's newest report per split)."""
-    shipped = shipped_version()
-    rows = []
-    for version in (*README_VERSIONS, shipped):
-        test, general = newest(reports, version, "test"), newest(reports, version, "generalization")
-        followup = newest(reports, version, "followup-test")
-        if test is None:
-            continue
-        turns = [q for q in followup["questions"] if "turn:follow-up" in q["patterns"]] if followup else []
-        name = f"**{version}** (shipped)" if version == shipped else version
-        lm = short_lm(test["lm"])
-        rows.append([name, lm, f"{test['summary']['execution_accuracy']:.3f}",
-                     f"{general['summary']['execution_accuracy']:.3f}" if general else "–",
-                     f"{sum(q['exact'] for q in turns) / len(turns):.3f}" if turns else "–",
-                     " / ".join(seconds(test).split(" / ")[:2])])
-    header = ["version", "model", "test", "generalization", "follow-ups", "seconds p50 / p90"]
     return table(header, rows)
 
 

@@ -195,7 +195,8 @@ class NL2SPARQL(dspy.Module):
 
     def _understanding(self, question: str, best, chosen, ranking, clock: Clock):
         """What the answer was understood as (one line in the question's language) and its doubt, if any."""
-        from nl2sparql.modules.doubt import find_doubt
+        from nl2sparql.modules.doubt import close_call, doubt_kind, find_doubt
+        from nl2sparql.retrieval.enumerate import answer_values
         from nl2sparql.modules.plan_choice import ShortQueries
         from nl2sparql.modules.understood import describe_query, faithful_plan, understood_as
 
@@ -208,6 +209,9 @@ class NL2SPARQL(dspy.Module):
         if plan is None:
             understood = describe_query(best.sparql, language)
         if not self.settings.doubt or best.outcome not in ("ok", "lint", "empty") or clock.passed():
+            return understood, None
+        if doubt_kind(best.result) is None and (ranking is None or close_call(
+                ranking.ranked, answer_values(best.result)) is None):
             return understood, None
         clock.step("doubt")
         return understood, find_doubt(question, best.result, plan, ranking, self.runtime, self.settings,
