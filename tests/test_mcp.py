@@ -53,6 +53,8 @@ def test_tools_and_resources_are_listed_and_translate_answers(kb_store, tmp_path
     assert {"nl2sparql://ontology", "nl2sparql://constraints/base", "nl2sparql://config"} <= resources
     assert translated["ok"] and translated["sparql"].strip() == CASA.strip()
     assert translated["answer"] == "Risposta: casa." and translated["entities"] == ["casa"]
+    assert translated["understood_as"] == "Parole italiane scritte «casa»: lemma" and translated["doubt"] is None
+    assert translated["live_url"].startswith("https://liita.it/sparql?query=")
     assert config["version"] == "uncompiled" and config["limits"]["max_triple_patterns"] > 0
 
 

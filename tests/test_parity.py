@@ -79,14 +79,20 @@ def _through_api(kb_store, lms):
 
 
 def _through_ask(kb_store, lms):
+    table = CliRunner().invoke(main, ["ask", QUESTION, "--version", "v1", "--store", str(kb_store), "--format", "csv"])
+    assert table.exit_code == 0 and table.stdout.startswith("lemma,italianWord\npiangere,piangere\n") and "tristezza" in table.stdout, table.output
+    text = CliRunner().invoke(main, ["ask", QUESTION, "--version", "v1", "--store", str(kb_store)])
+    assert text.exit_code == 0 and text.stdout.startswith("Inteso come: Parole italiane"), text.output  # first line
     result = CliRunner().invoke(main, ["ask", QUESTION, "--version", "v1", "--store", str(kb_store), "--json"])
     assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["understood_as"].startswith("Parole italiane")
     return lms.last_prompt()
 
 
 def _through_chat(kb_store, lms):
     result = CliRunner().invoke(main, ["chat", "--version", "v1", "--store", str(kb_store)], input=QUESTION + "\n")
     assert result.exit_code == 0, result.output
+    assert "Inteso come: Parole italiane" in result.output
     return lms.last_prompt()
 
 
