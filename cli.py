@@ -16,7 +16,7 @@ from nl2sparql.serve.commands.eval import eval_group
 from nl2sparql.serve.commands.kb import kb
 from nl2sparql.serve.commands.optimize import optimize
 from nl2sparql.serve.commands.plans import plan_command
-from nl2sparql.serve.commands.servers import mcp, web_command
+from nl2sparql.serve.commands.servers import lm_group, mcp, web_command
 
 
 class _Group(click.Group):
@@ -48,13 +48,14 @@ def main(debug: bool) -> None:
     nl2sparql eval compare zero-shot latest       compare versions on the test split
     nl2sparql artifacts list                      the compiled versions
     nl2sparql mcp serve / nl2sparql web           tools for assistants, a page for people
+    nl2sparql lm serve --version v14              one LM server for many front ends (--lm-server URL)
     nl2sparql plan "Quali verbi esprimono gioia?"   the executed query plans a question may mean
     nl2sparql doctor                              check the installation when something is wrong
     """
 
 
 for command in (kb, data, retrieve_command, ask_command, chat_command, artifacts, optimize, eval_group, mcp,
-                web_command, doctor_command, plan_command):
+                web_command, lm_group, doctor_command, plan_command):
     main.add_command(command)
 
 

@@ -42,6 +42,10 @@ class ModelCrashed(LMConfigError):
     """A local model loads but dies (a crash inside llama.cpp) when it generates on this machine."""
 
 
+class LMServerError(LMConfigError):
+    """The shared LM server (`--lm-server`) cannot be reached, stopped answering, or serves another adapter."""
+
+
 class ArtifactError(Nl2SparqlError):
     """A compiled program cannot be found or loaded: unknown version, corrupt manifest, incompatible save."""
 

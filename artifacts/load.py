@@ -13,7 +13,8 @@ from nl2sparql.modules.runtime import Runtime, RuntimeConfig
 
 def load(version: str = "latest", *, lm: str | None = None, endpoint_url: str | None = None,
          store: Path | None = None, settings: ProgramSettings | None = None,
-         overrides: Mapping[str, Any] | None = None, lm_object=None, runtime: Runtime | None = None) -> NL2SPARQL:
+         overrides: Mapping[str, Any] | None = None, lm_object=None, runtime: Runtime | None = None,
+         lm_server: str | None = None) -> NL2SPARQL:
     """The program for `version` ("latest", "vN", a tag, or "uncompiled"), bound to its own LM.
 
     Every entry point (ask, chat, the web page, MCP, eval, Python) builds its program here, so each runs the
@@ -22,14 +23,17 @@ def load(version: str = "latest", *, lm: str | None = None, endpoint_url: str | 
     With no compiled version of your own, "latest" is the version the package ships. `lm` is a model string
     (`local/qwen-1.5b` by default, or any litellm id); `endpoint_url` a remote SPARQL endpoint instead of the
     embedded store; `lm_object` an LM object in place of `lm`; `runtime` one already open (then `endpoint_url`
-    and `store` are its own). Nothing is loaded until the first question.
+    and `store` are its own); `lm_server` the URL of a shared LM server (`nl2sparql lm serve`) that answers in
+    place of a model in this process, under the alias of the version's adapter. Nothing is loaded until the
+    first question.
     """
     from nl2sparql.artifacts.store import resolve_version
 
     found = resolve_version(version)
     return _build(found.program_file if found else None, found.manifest if found else {}, lm=lm,
                   endpoint_url=endpoint_url, store=store, settings=settings, overrides=overrides,
-                  lm_object=lm_object, runtime=runtime, name=found.name if found else "uncompiled")
+                  lm_object=lm_object, runtime=runtime, name=found.name if found else "uncompiled",
+                  lm_server=lm_server)
 
 
 def load_from_folder(folder: Path, **options) -> NL2SPARQL:
@@ -68,7 +72,7 @@ def effective_settings(manifest: dict, settings: ProgramSettings | None = None,
 def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoint_url: str | None = None,
            store: Path | None = None, settings: ProgramSettings | None = None,
            overrides: Mapping[str, Any] | None = None, lm_object=None, runtime: Runtime | None = None,
-           name: str = "uncompiled") -> NL2SPARQL:
+           name: str = "uncompiled", lm_server: str | None = None) -> NL2SPARQL:
     from nl2sparql.modules.adapter import LoraAdapter
     from nl2sparql.modules.lm import adapter_lm, resolve_lm
     from nl2sparql.modules.ranker import RankerFile
@@ -76,7 +80,10 @@ def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoin
     adapter = LoraAdapter.from_manifest(state.parent, manifest) if state is not None else None
     followup = LoraAdapter.from_manifest(state.parent, manifest, "followup_adapter") if state is not None else None
     followup_lm = None
-    if (adapter is not None or followup is not None) and (lm_object is None or _is_local(lm_object)):
+    if lm_server:
+        lm_object, followup_lm = _server_lms(lm_server, name, adapter, followup, lm, getattr(lm_object, "cache",
+                                                                                             True))
+    elif (adapter is not None or followup is not None) and (lm_object is None or _is_local(lm_object)):
         # A fine-tuned version runs on its base model + adapter, in place of any local model it is given (an
         # eval's or a compile's); a fake or remote LM object passed on purpose is used as is.
         cache = getattr(lm_object, "cache", True)
@@ -102,6 +109,26 @@ def _build(state: Path | None, manifest: dict, *, lm: str | None = None, endpoin
     if ranker is not None:
         program.ranker = ranker.load()  # a missing or edited file is refused here, before any question
     return program
+
+
+def _server_lms(url: str, name: str, adapter, followup, lm: str | None, cache: bool):
+    """The version's LM(s) answered by the shared server at `url`: each adapter under the alias `lm serve` gives it
+    (its checksum read from the manifest: the adapter file need not be on this machine), or the base local model."""
+    from nl2sparql.errors import LMConfigError
+    from nl2sparql.modules.local_lm import DEFAULT_LOCAL_MODEL
+    from nl2sparql.modules.server_lm import adapter_alias, base_alias, server_lm
+
+    if adapter is None:
+        model = (lm or f"local/{DEFAULT_LOCAL_MODEL}")
+        if not model.startswith("local/"):
+            raise LMConfigError(f"--lm-server serves local models; {model} is reached without it")
+        answer = server_lm(url, base_alias(model.removeprefix("local/")), model, cache=cache)
+    else:
+        adapter.check_base(lm)
+        answer = server_lm(url, adapter_alias(name, "answer", adapter.sha256), adapter.lm_id, cache=cache)
+    follow = server_lm(url, adapter_alias(name, "followup", followup.sha256), followup.lm_id, cache=cache) \
+        if followup is not None else None
+    return answer, follow
 
 
 def _is_local(lm) -> bool:

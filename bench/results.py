@@ -13,6 +13,7 @@ from the eval reports (bench/eval-runs/**/reports/*.json), the fine-tuned versio
     {{finetuned}}       one row per version with an adapter in its manifest
     {{latency}}         one row per latency run
     {{scope}}           one row per run of the relevance step (bench/scope-runs/*.json)
+    {{doubt}}           one row per run of bench/doubt.py (bench/doubt-runs/*.json)
     {{headline}}        every version: test and generalization of static-rag and the fine-tuned versions
     {{readme}}          the README's table: the shipped version against the baselines
     {{dataset}}         the dataset's pairs per split and its ASK twins (data/dataset/*.jsonl)
@@ -249,6 +250,21 @@ def latency_table(runs: list[Saved], bench: Path) -> str:
     return table(header, rows)
 
 
+def doubt_table(runs: list[Saved], bench: Path) -> str:
+    """One row per `bench/doubt.py` run: answers read back as a plan, answers in doubt and what the doubt offered."""
+    header = ["run", "answers", "read back as a plan", "in doubt (empty / zero / no)", "of them wrong", "explained",
+              "with another reading", "another reading right, of the wrong", "seconds p50 / p90 / max", "code"]
+    rows = []
+    for run in (r.data for r in runs):
+        kinds = run["doubtful_by_kind"]
+        rows.append([f"{run['version']} {run['split']}", str(run["questions"]), str(run["read_as_plan"]),
+                     f"{run['doubtful']} ({kinds['empty']} / {kinds['zero']} / {kinds['no']})",
+                     str(run["doubtful_wrong"]), str(run["explained"]), str(run["with_alternatives"]),
+                     f"{run['alternative_right_when_wrong']} of {run['doubtful_wrong']}",
+                     f"{run['p50_s']:.3f} / {run['p90_s']:.3f} / {run['max_s']:.2f}", f"`{run['code'][:8]}`"])
+    return table(header, rows)
+
+
 def scope_table(runs: list[Saved], bench: Path) -> str:
     header = ["run", "version (LM)", "off-topic test answered as off-topic", "in-scope dev + test refused",
               "generalization refused", "off-topic answer s: median / p90 / max",
@@ -286,6 +302,8 @@ def fill(name: str, argument: str | None, bench: Path) -> str:
         return finetuned_table(load_manifests(bench), bench)
     if name == "latency":
         return latency_table(load_json(bench.glob("latency-runs/*.json")), bench)
+    if name == "doubt":
+        return doubt_table(load_json(bench.glob("doubt-runs/*.json")), bench)
     if name == "scope":
         return scope_table(load_json(bench.glob("scope-runs/*.json")), bench)
     if name == "headline":
@@ -301,7 +319,7 @@ def fill(name: str, argument: str | None, bench: Path) -> str:
     if name == "dataset":
         return dataset_counts()
     raise ValueError(f"unknown placeholder {{{{{name}{':' + argument if argument else ''}}}}} in RESULTS.in.md; "
-                     "known: reports:SPLIT, pairs:SPLIT, finetuned, latency, scope, headline, readme, dataset")
+                     "known: reports:SPLIT, pairs:SPLIT, finetuned, latency, scope, doubt, headline, readme, dataset")
 
 
 def render_results(bench: Path = BENCH) -> str:

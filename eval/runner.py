@@ -50,11 +50,12 @@ def run_evals(versions: list[str], split: str = "test", *, lm_object=None, lm: s
               endpoint_url: str | None = None, store: Path | None = None, force: bool = False, limit: int | None = None,
               root: Path | None = None, on_result: Callable | None = None, settings: ProgramSettings | None = None,
               tracking_uri: str | None = None, track: bool = True, so_far: bool = False,
-              deadline: float | None = None) -> list[tuple[Report, Path, bool]]:
+              deadline: float | None = None, lm_server: str | None = None) -> list[tuple[Report, Path, bool]]:
     """Run (or reuse) the reports of several versions on `split`, question by question across versions, so
     that a run stopped part way leaves every version scored on the same first questions. With `so_far`
     nothing is run: the reports hold what finished reports and journals have, on the questions all share.
-    `deadline` replaces the programs' seconds per question (0: none; None: their own)."""
+    `deadline` replaces the programs' seconds per question (0: none; None: their own); `lm_server` answers through
+    a shared LM server (`nl2sparql lm serve`), its report kept apart from the in-process one."""
     from nl2sparql.modules.lm import resolve_lm
 
     records = split_records(split)[:limit]
@@ -66,7 +67,7 @@ def run_evals(versions: list[str], split: str = "test", *, lm_object=None, lm: s
         for version in versions:
             runs.append(_Run.open(version, split_key, records, lm_object, endpoint_url, store, force and not so_far,
                                   root, settings or PSEUDO_VERSIONS.get(version), peek=so_far, history=history,
-                                  deadline=deadline))
+                                  deadline=deadline, lm_server=lm_server))
         for example in _examples(split, records)[:limit]:
             for run in runs:
                 if run.reused or (so_far and example.record_id not in run.done):
@@ -132,7 +133,7 @@ class _Run:
     def open(cls, version: str, split_key: str, records: list[Record], lm_object, endpoint_url: str | None, store,
              force: bool,
              root: Path | None, settings: ProgramSettings | None, peek: bool = False,
-             history: str | None = None, deadline: float | None = None) -> _Run:
+             history: str | None = None, deadline: float | None = None, lm_server: str | None = None) -> _Run:
         from nl2sparql.artifacts.load import load
         from nl2sparql.eval.scoring.dspy_metric import ExecutionMetric
         from nl2sparql.eval.scoring.gold import GoldCache
@@ -140,7 +141,8 @@ class _Run:
         program_version = "uncompiled" if version in PSEUDO_VERSIONS else version
         # A deadline is set before the report's key is made: the settings are part of it.
         program = load(program_version, endpoint_url=endpoint_url, store=store, lm_object=lm_object, settings=settings,
-                       overrides={"deadline_s": deadline or None} if deadline is not None else None)
+                       overrides={"deadline_s": deadline or None} if deadline is not None else None,
+                       lm_server=lm_server)
         inner = program
         if history is not None:
             from nl2sparql.eval.followup import ChainProgram

@@ -61,9 +61,11 @@ def preflight(program) -> None:
     """Before the first question: every local model the program runs can generate on this machine. Each is tried
     once per machine and llama.cpp build in a child process (modules/smoke.py), so a crash inside llama.cpp is a
     one-line LMConfigError here instead of the silent death of the process that serves the answer."""
+    from nl2sparql.modules.server_lm import ServerEngine
+
     seen = set()
     for lm in (program.generate.predict.lm, getattr(program, "followup_lm", None)):
         engine = getattr(lm, "engine", None)
-        if isinstance(engine, LlamaCppEngine) and id(engine) not in seen:
+        if isinstance(engine, (LlamaCppEngine, ServerEngine)) and id(engine) not in seen:
             seen.add(id(engine))
-            engine.check()
+            engine.check()  # a shared server: it answers and serves the version's adapter

@@ -31,6 +31,7 @@ class ToolboxConfig:
     max_rows: int = 50
     overrides: dict[str, Any] = field(default_factory=dict)
     settings: ProgramSettings | None = None
+    lm_server: str | None = None  # a shared LM server's URL (`nl2sparql lm serve`) in place of an in-process model
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -80,7 +81,7 @@ class Toolbox:
 
                 self._programs[name] = load(name, lm=self.config.lm, lm_object=self._lm_object,
                                             settings=self.config.settings, overrides=self.config.overrides,
-                                            runtime=self.runtime)
+                                            runtime=self.runtime, lm_server=self.config.lm_server)
             return self._programs[name]
 
     def preflight(self) -> str | None:

@@ -10,6 +10,7 @@ from nl2sparql.serve.answer_view import labels_for
 from nl2sparql.serve.tools import Toolbox, describe_line, program_description
 from nl2sparql.serve.web_conversation import conversation_tab
 
+SERVER_CONCURRENCY = 8  # questions answered at once through --lm-server
 EXAMPLES = ["Quali lemmi esprimono tristezza?", "What is the Sicilian word for 'cane'?",
             "Quante definizioni ha la parola «casa» in CompL-it?"]
 
@@ -170,6 +171,9 @@ def build_app(toolbox: Toolbox, artifact_root: Path | None = None):
             chart = gr.Image(label="Accuracy per pattern", type="pil")
             refresh.click(lambda: gr.CheckboxGroup(choices=report_choices()), None, chosen)
             gr.Button("Compare").click(compare, chosen, [comparison, chart])
+    # With a shared LM server, users' questions go out at once (it queues them itself); with a model in this process
+    # they wait their turn in Gradio's queue, which shows each user the place in line.
+    app.queue(default_concurrency_limit=SERVER_CONCURRENCY if toolbox.config.lm_server else 1)
     return app
 
 

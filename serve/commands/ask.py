@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from nl2sparql.retrieval.language import guess_language
-from nl2sparql.serve.commands.options import dataset_option, make_console, program_options, store_option
+from nl2sparql.serve.commands.options import (dataset_option, lm_server_option, make_console, program_options,
+                                              store_option)
 
 
 @click.command("retrieve")
@@ -48,13 +49,15 @@ def retrieve_command(question: str, dataset_dir: Path | None, splits: tuple[str,
 @click.option("--lm", default=None, help="Model: local/qwen-1.5b (default, offline), local/qwen-0.5b, or any "
                                          "litellm id such as openai/gpt-4.1-mini (key from the environment).")
 @click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the embedded store.")
+@lm_server_option
 @store_option
 @program_options
 @click.option("--rows", "max_rows", type=int, default=20, show_default=True, help="Rows shown in the table.")
 @click.option("--json", "as_json", is_flag=True, help="Print SPARQL, rows, attempts and usage as JSON (= --format json).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv", "tsv"]), default="text", show_default=True,
               help="text: for people; json: everything; csv/tsv: the answer's table alone (labels for IRIs), to save.")
-def ask_command(question: str, version: str, lm: str | None, url: str | None, store_path: Path | None,
+def ask_command(question: str, version: str, lm: str | None, url: str | None, lm_server: str | None,
+                store_path: Path | None,
                 overrides: dict, max_rows: int, as_json: bool, fmt: str) -> None:
     """Answer QUESTION (Italian or English): generate SPARQL, run it, repair it if needed.
 
@@ -69,7 +72,7 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, st
     from nl2sparql.modules.question import check_question
 
     question = check_question(question)  # nothing to translate: one line, before any model loads
-    with load(version, lm=lm, endpoint_url=url, store=store_path, overrides=overrides) as program:
+    with load(version, lm=lm, endpoint_url=url, store=store_path, overrides=overrides, lm_server=lm_server) as program:
         preflight(program)  # a model that would crash this process is one red line instead
         with make_console(stderr=True).status("analyze…") as status:  # on stderr: --json output stays clean
             out = program(question, progress=_progress(status))

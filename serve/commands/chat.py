@@ -9,7 +9,7 @@ from typing import Any, Callable
 import click
 
 from nl2sparql.errors import Nl2SparqlError
-from nl2sparql.serve.commands.options import make_console, program_options, store_option
+from nl2sparql.serve.commands.options import lm_server_option, make_console, program_options, store_option
 
 HELP = ("/new starts a new conversation, /sparql shows the last query, /alt N answers with the other reading N of the "
         "last answer, /save FILE writes the conversation as JSON (FILE.csv or FILE.tsv: the last table), /help shows "
@@ -30,10 +30,12 @@ class Shown:
               help="Compiled version to use: latest, vN, a tag, or 'uncompiled'.")
 @click.option("--lm", default=None, help="Model: local/qwen-1.5b (default, offline), local/qwen-0.5b, or a litellm id.")
 @click.option("--endpoint", "url", default=None, help="A remote SPARQL endpoint URL instead of the embedded store.")
+@lm_server_option
 @store_option
 @program_options
 @click.option("--rows", "max_rows", type=int, default=20, show_default=True, help="Rows shown in each table.")
-def chat_command(version: str, lm: str | None, url: str | None, store_path: Path | None, overrides: dict,
+def chat_command(version: str, lm: str | None, url: str | None, lm_server: str | None, store_path: Path | None,
+                 overrides: dict,
                  max_rows: int) -> None:
     """Ask questions one after another; follow-ups ("e quanti sono?", "only the verbs") build on the last answer.
 
@@ -47,7 +49,7 @@ def chat_command(version: str, lm: str | None, url: str | None, store_path: Path
     from nl2sparql.artifacts.load import load
     from nl2sparql.modules.lm import preflight
 
-    with load(version, lm=lm, endpoint_url=url, store=store_path, overrides=overrides) as program:
+    with load(version, lm=lm, endpoint_url=url, store=store_path, overrides=overrides, lm_server=lm_server) as program:
         preflight(program)  # a model that would crash this process is one red line instead
         chat_loop(program.conversation(), make_console(), max_rows=max_rows)
 

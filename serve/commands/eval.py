@@ -9,7 +9,7 @@ import click
 
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.paths import HOME_ENV
-from nl2sparql.serve.commands.options import make_console, store_option
+from nl2sparql.serve.commands.options import lm_server_option, make_console, store_option
 
 
 @click.group("eval")
@@ -65,9 +65,11 @@ def _progress_callback(console, total: int):
 @_eval_options
 @click.option("--deadline", type=float, default=None,
               help="Seconds per question (0: no limit; default: the version's own, 60 s unless it says otherwise).")
+@lm_server_option
 @click.option("--json", "as_json", is_flag=True, help="Print the summary and breakdowns as JSON.")
 def eval_run(version: str, split: str, own_history: bool, lm: str | None, url: str | None, store_path: Path | None,
-             limit: int | None, force: bool, tracking_uri: str | None, deadline: float | None, as_json: bool) -> None:
+             limit: int | None, force: bool, tracking_uri: str | None, deadline: float | None, lm_server: str | None,
+             as_json: bool) -> None:
     """Run VERSION on every question of the split; save a JSON + Markdown report beside the version.
 
     Each scored question is journaled as it is scored: a run that is stopped goes on where it was
@@ -81,7 +83,7 @@ def eval_run(version: str, split: str, own_history: bool, lm: str | None, url: s
     with progress:
         report, path, reused = run_eval(version, split, lm_object=resolve_lm(lm, cache=False), endpoint_url=url,
                                         store=store_path, force=force, limit=limit, on_result=on_result,
-                                        tracking_uri=tracking_uri, deadline=deadline)
+                                        tracking_uri=tracking_uri, deadline=deadline, lm_server=lm_server)
     if as_json:
         data = report.to_json()
         data.pop("questions")

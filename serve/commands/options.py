@@ -10,6 +10,12 @@ import click
 from nl2sparql.paths import HOME_ENV
 
 
+def lm_server_option(func):
+    return click.option("--lm-server", "lm_server", default=None, metavar="URL",
+                        help="Answer through a shared LM server (`nl2sparql lm serve`, or vLLM serving the adapter) "
+                             "instead of a model in this process.")(func)
+
+
 def store_option(func):
     @click.option("--store", "store_path", type=click.Path(path_type=Path), default=None,
                   help=f"Embedded store folder (default: ${HOME_ENV}/kb or ~/.nl2sparql/kb).")
