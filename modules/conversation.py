@@ -65,7 +65,15 @@ class FollowUpProgram(dspy.Module):
             return prediction
         tracker = UsageTracker()
         with dspy.context(usage_tracker=tracker):
-            step = self.followup(question=question, history=tuple(history))
+            try:
+                step = self.followup(question=question, history=tuple(history))
+            except Exception as error:  # a shared LM server that stopped answering is its one line
+                from nl2sparql.modules.server_lm import server_failure
+
+                failure = server_failure(error)
+                if failure is None:
+                    raise
+                raise failure from None
         prediction = self.program(question=step.standalone_question, exclude_ids=exclude_ids)
         prediction.question = question
         prediction.standalone_question = step.standalone_question

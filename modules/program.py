@@ -126,7 +126,19 @@ class NL2SPARQL(dspy.Module):
     def forward(self, question: str, exclude_ids: tuple[str, ...] | frozenset = (),
                 progress: Callable[[str], None] | None = None, history: dspy.History | None = None) -> dspy.Prediction:
         """`progress`, when given, hears the name of each step as it starts (analyze, generate, run, repair).
-        `history` (see `chat_history`): a follow-up answered inside its conversation, not judged for scope alone."""
+        `history` (see `chat_history`): a follow-up answered inside its conversation, not judged for scope alone.
+        A shared LM server that stops answering is its one-line LMServerError (nothing is answered half)."""
+        from nl2sparql.modules.server_lm import server_failure
+
+        try:
+            return self._answer(question, exclude_ids, progress, history)
+        except Exception as error:
+            failure = server_failure(error)
+            if failure is None:
+                raise
+            raise failure from None
+
+    def _answer(self, question: str, exclude_ids, progress, history) -> dspy.Prediction:
         from dspy.utils.usage_tracker import UsageTracker
 
         question = check_question(question)

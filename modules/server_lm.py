@@ -22,6 +22,17 @@ CONNECT_TIMEOUT_S = 5.0
 READ_TIMEOUT_S = 300.0  # one completion at most, when the question has no deadline
 
 
+def server_failure(error: BaseException) -> LMServerError | None:
+    """The LMServerError behind an error DSPy raised for it (DSPy wraps an engine's error, keeping it as the
+    cause), so a dead server is our one line, not a traceback."""
+    seen = 0
+    while error is not None and seen < 8:
+        if isinstance(error, LMServerError):
+            return error
+        error, seen = error.__cause__ or error.__context__, seen + 1
+    return None
+
+
 def adapter_alias(version: str, role: str, sha256: str) -> str:
     """The model alias `lm serve` gives a version's adapter: the version, its role (answer, followup) and the first
     16 hex digits of the adapter's SHA-256."""
@@ -135,7 +146,7 @@ class ServerEngine:
         import httpx
 
         parts: list[str] = []
-        finish, usage = "stop", {}
+        finish, usage, tokens = "stop", {}, 0
         try:
             with self._http().stream("POST", f"{self.url}/v1/chat/completions", json=body) as response:
                 if response.status_code != 200:
@@ -144,7 +155,8 @@ class ServerEngine:
                                         f"{response.status_code}): {' '.join(detail.split())}")
                 for line in response.iter_lines():
                     if stop_at is not None and time.perf_counter() >= stop_at:
-                        return "".join(parts), "stop", usage, True  # the deadline: what was written answers
+                        # the deadline: what was written so far answers, as in-process
+                        return "".join(parts), "stop", usage or {"completion_tokens": tokens}, True
                     if not line.startswith("data:"):
                         continue
                     data = line[5:].strip()
@@ -153,7 +165,10 @@ class ServerEngine:
                     chunk = json.loads(data)
                     usage = chunk.get("usage") or usage
                     for choice in chunk.get("choices", []):
-                        parts.append((choice.get("delta") or {}).get("content") or "")
+                        content = (choice.get("delta") or {}).get("content")
+                        if content:
+                            parts.append(content)
+                            tokens += 1  # llama.cpp's server streams one token a chunk
                         finish = choice.get("finish_reason") or finish
                 else:
                     raise LMServerError(f"the LM server at {self.url} stopped in the middle of an answer: start "
@@ -161,7 +176,7 @@ class ServerEngine:
         except httpx.HTTPError as error:
             raise LMServerError(f"the LM server at {self.url} stopped answering ({type(error).__name__}): start it "
                                 "again with `nl2sparql lm serve`; nothing was written") from None
-        return "".join(parts), finish, usage, False
+        return "".join(parts), finish, usage or {"completion_tokens": tokens}, False
 
     def stream(self, request):
         from dspy.lm15 import response_to_events

@@ -132,6 +132,7 @@ def build_app(models: list[ServedModel], host: str = "127.0.0.1", port: int = DE
     settings = [ModelSettings(model=str(m.model_path), model_alias=m.alias,
                               lora_path=str(m.lora_path) if m.lora_path else None, n_ctx=n_ctx, n_threads=threads,
                               n_threads_batch=threads, seed=0, cache=True, cache_type="ram", cache_size=1 << 30,
+                              logits_all=False, use_mlock=False,  # as the in-process engine opens it
                               verbose=False) for m in models]
     return create_app(server_settings=ServerSettings(host=host, port=port, interrupt_requests=False),
                       model_settings=settings)
