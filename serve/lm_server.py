@@ -103,10 +103,13 @@ def _load_with_our_params() -> None:
     params = load_params()
 
     def load(settings):
+        from llama_cpp._utils import suppress_stdout_stderr
+
         def apply(model_params) -> None:
             model_params.use_extra_bufts = params.extra_buffers
 
-        with _model_defaults(apply):
+        # llama.cpp prints a line per adapter tensor even when not verbose; nobody needs them.
+        with _model_defaults(apply), suppress_stdout_stderr(disable=settings.lora_path is None):
             return original(settings)
 
     load._nl2sparql = True

@@ -36,10 +36,12 @@ NEEDS_BROWSER = pytest.mark.skipif(
 
 
 @contextlib.contextmanager
-def serving(kb_store, tmp_path, sparql: str):
+def serving(kb_store, tmp_path, sparql: str, answers: int = 4):
     settings = ProgramSettings(examples_k=0, ontology_k=0, max_repairs=0)
+    # (a follow-up's rewrite reads `standalone_question`, the generate step `sparql`: one reply serves both)
+    reply = {"sparql": sparql, "standalone_question": "Qual è il lemma?"}
     toolbox = Toolbox(ToolboxConfig(version="uncompiled", store=kb_store, settings=settings),
-                      lm_object=DummyLM([{"sparql": sparql}] * 4))
+                      lm_object=DummyLM([reply] * answers))
     app = build_app(toolbox, artifact_root=tmp_path)
     port = free_port()
     launch(app, "127.0.0.1", port, block=False)
@@ -138,3 +140,32 @@ def test_a_grouped_count_shows_a_chart_and_downloads_the_table_as_csv(kb_store, 
             driver.quit()
     assert rows[0] == ["emotion", "count"] and len(rows) > 2
     assert [cell for row in rows for cell in row] == cells, (rows[:4], cells[:8])  # the download holds the table
+
+
+def test_two_conversations_at_once_stay_apart(kb_store, tmp_path):
+    """Two users ask through the page's API at the same time, each in a session of its own: each conversation shows
+    its own questions, in its own order, and nothing of the other's."""
+    import threading
+
+    from gradio_client import Client
+
+    mine = {"a": ["Qual è il lemma di «casa»?", "E il lemma di «cane»?", "E il lemma di «gatto»?"],
+            "b": ["What is the lemma of 'mare'?", "And of 'sole'?", "And of 'luna'?"]}
+    seen: dict[str, list[str]] = {}
+    with serving(kb_store, tmp_path, CASA, answers=40) as url:
+        def user(name: str) -> None:
+            client = Client(url, verbose=False)
+            for question in mine[name]:
+                transcript, _ = client.predict(question, api_name="/ask")
+            seen[name] = transcript.split("\n\n---\n\n")
+
+        threads = [threading.Thread(target=user, args=(name,)) for name in mine]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+    for name, turns in seen.items():
+        other = next(o for o in mine if o != name)
+        assert len(turns) == 3 and all(question in turn for question, turn in zip(mine[name], turns)), turns
+        assert not any(question in "".join(turns) for question in mine[other])
+    assert set(seen) == {"a", "b"}

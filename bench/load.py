@@ -1,0 +1,148 @@
+"""Several users at once on the web page: N simulated users, each asking K questions in a conversation of its own.
+
+    python bench/load.py --version v14 [--lm-server http://127.0.0.1:8010] [--users 4] [--questions 5]
+                         [--timeout 900] [--name NAME] [--out bench/load-runs]
+
+Starts `nl2sparql web` on a free loopback port (with --lm-server when given), then asks through the page's own API
+(gradio_client, the Conversation tab's `ask`): first one user alone (the single-user seconds), then all users at
+once, each in its own session and conversation. Every user's questions name a word of its own ("casa", "cane", …),
+so an answer that carries another user's word, or a conversation that shows another user's question, is counted
+as mixed up. Writes <out>/<name>.json with users, questions, completed, failed, mixed_up, p50_s, p90_s, max_s,
+single_user_p90_s, lm_server and every answer's seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+WORDS = ["casa", "cane", "acqua", "pane", "libro", "sole", "mare", "fuoco"]
+TEMPLATES = ["Quali sono le traduzioni siciliane di «{w}»?", "Quante definizioni ha la parola «{w}» in CompL-it?",
+             "La parola «{w}» esprime un'emozione in ELITA?", "Qual è la polarità di «{w}» in Sentix?",
+             "Quali sono gli iperonimi di «{w}» in CompL-it?", "Come si dice «{w}» in parmigiano?"]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_web(version: str, lm_server: str | None, port: int) -> subprocess.Popen:
+    import httpx
+
+    command = [sys.executable, "-m", "nl2sparql", "web", "--version", version, "--port", str(port)]
+    if lm_server:
+        command += ["--lm-server", lm_server]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"error: nl2sparql web ended: {process.stderr.read()[-500:]}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(1)
+    process.kill()
+    raise SystemExit("error: nl2sparql web did not start in 300 s")
+
+
+def ask_all(url: str, user: int, questions: list[str], until: float, out: list[dict]) -> None:
+    """One user: a session of its own, its questions in turn, each answer checked against its word."""
+    from gradio_client import Client
+
+    word = WORDS[user]
+    others = [w for w in WORDS if w != word]
+    client = Client(url, verbose=False)
+    for number, question in enumerate(questions):
+        if time.time() > until:
+            out.append({"user": user, "question": question, "ok": False, "error": "out of time", "seconds": 0.0})
+            continue
+        started = time.perf_counter()
+        try:
+            transcript, _ = client.predict(question, api_name="/ask")
+        except Exception as error:  # noqa: BLE001 - a failed request is a figure, not a crash of the bench
+            out.append({"user": user, "question": question, "ok": False, "error": str(error)[:200],
+                        "seconds": round(time.perf_counter() - started, 3)})
+            continue
+        seconds = time.perf_counter() - started
+        turns = transcript.split("\n\n---\n\n")
+        last = turns[-1] if turns else ""
+        mixed = len(turns) != number + 1 or any(f"«{w}»" in transcript for w in others) or question not in last
+        out.append({"user": user, "question": question, "ok": True, "mixed_up": mixed, "seconds": round(seconds, 3),
+                    "failed_answer": "No valid query" in last})
+
+
+def run(url: str, users: int, questions: int, timeout_s: float) -> dict:
+    single: list[dict] = []
+    ask_all(url, 0, [t.format(w=WORDS[0]) for t in TEMPLATES[:questions]], time.time() + timeout_s, single)
+    answers: list[dict] = []
+    until = time.time() + timeout_s
+    threads = [threading.Thread(target=ask_all, args=(url, u, [t.format(w=WORDS[u]) for t in TEMPLATES[:questions]],
+                                                     until, answers)) for u in range(users)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - started
+    done = [a for a in answers if a["ok"]]
+    seconds = [a["seconds"] for a in done]
+    return {"users": users, "questions": users * questions, "completed": len(done),
+            "failed": len(answers) - len(done), "mixed_up": sum(a["mixed_up"] for a in done),
+            "no_valid_query": sum(a["failed_answer"] for a in done),
+            "p50_s": round(percentile(seconds, 0.5), 2), "p90_s": round(percentile(seconds, 0.9), 2),
+            "max_s": round(max(seconds, default=0.0), 2), "wall_s": round(wall, 1),
+            "single_user_p90_s": round(percentile([a["seconds"] for a in single if a["ok"]], 0.9), 2),
+            "single_user_failed": sum(not a["ok"] for a in single), "answers": answers, "single_user": single}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", default="latest")
+    parser.add_argument("--lm-server", default=None)
+    parser.add_argument("--users", type=int, default=4)
+    parser.add_argument("--questions", type=int, default=5)
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds each phase may take")
+    parser.add_argument("--name", default=None)
+    parser.add_argument("--out", type=Path, default=BENCH / "load-runs")
+    args = parser.parse_args()
+    if not 1 <= args.users <= len(WORDS) or not 1 <= args.questions <= len(TEMPLATES):
+        parser.error(f"--users 1…{len(WORDS)}, --questions 1…{len(TEMPLATES)}")
+
+    from nl2sparql.eval.journal import code_fingerprint
+    from nl2sparql.files import write_text_atomic
+    from nl2sparql.modules.llama_load import cpu_name
+
+    port = free_port()
+    web = start_web(args.version, args.lm_server, port)
+    try:
+        result = run(f"http://127.0.0.1:{port}/", args.users, args.questions, args.timeout)
+    finally:
+        web.terminate()
+        web.wait(30)
+    report = {"version": args.version, "lm_server": bool(args.lm_server), **result,
+              "machine": f"{os.cpu_count()} cores, {cpu_name()}", "code": code_fingerprint()}
+    name = args.name or f"{args.version}-{args.users}x{args.questions}-{'server' if args.lm_server else 'inprocess'}"
+    write_text_atomic(args.out / f"{name}.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    print(f"{name}: {report['completed']}/{report['questions']} completed, {report['failed']} failed, "
+          f"{report['mixed_up']} mixed up; seconds p50 {report['p50_s']}, p90 {report['p90_s']}, max "
+          f"{report['max_s']} (one user alone: p90 {report['single_user_p90_s']}); wall {report['wall_s']} s")
+
+
+if __name__ == "__main__":
+    main()
