@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_PORT = 8010
+PROMPT_CACHE_BYTES = 1 << 30  # as LlamaSettings.prompt_cache_bytes
 
 
 @dataclass(frozen=True)
@@ -93,9 +94,11 @@ def _greedy_grammar_requests() -> None:
 
 def _load_with_our_params() -> None:
     """Every model the server opens goes through `open_llama`'s parameters for this CPU."""
+    from llama_cpp import LlamaRAMCache
     from llama_cpp.server.model import LlamaProxy
 
     from nl2sparql.modules.llama_load import _model_defaults, load_params
+    from nl2sparql.modules.llama_state import counted_cache, use_lean_state
 
     original = LlamaProxy.load_llama_from_model_settings
     if getattr(original, "_nl2sparql", False):
@@ -110,7 +113,12 @@ def _load_with_our_params() -> None:
 
         # llama.cpp prints a line per adapter tensor even when not verbose; nobody needs them.
         with _model_defaults(apply), suppress_stdout_stderr(disable=settings.lora_path is None):
-            return original(settings)
+            llama = original(settings)
+        # The prompt cache of the in-process engine: states kept without their logits buffer (modules/llama_state.py:
+        # llama-cpp-python copies ~300 MB of logits a save otherwise), so each request's shared prefix is reused.
+        llama.set_cache(counted_cache(LlamaRAMCache)(capacity_bytes=PROMPT_CACHE_BYTES))
+        use_lean_state(llama)
+        return llama
 
     load._nl2sparql = True
     LlamaProxy.load_llama_from_model_settings = staticmethod(load)
@@ -134,7 +142,7 @@ def build_app(models: list[ServedModel], host: str = "127.0.0.1", port: int = DE
     _load_with_our_params()
     settings = [ModelSettings(model=str(m.model_path), model_alias=m.alias,
                               lora_path=str(m.lora_path) if m.lora_path else None, n_ctx=n_ctx, n_threads=threads,
-                              n_threads_batch=threads, seed=0, cache=True, cache_type="ram", cache_size=1 << 30,
+                              n_threads_batch=threads, seed=0, cache=False,  # ours, set on load
                               logits_all=False, use_mlock=False,  # as the in-process engine opens it
                               verbose=False) for m in models]
     return create_app(server_settings=ServerSettings(host=host, port=port, interrupt_requests=False),
