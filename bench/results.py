@@ -14,6 +14,7 @@ from the eval reports (bench/eval-runs/**/reports/*.json), the fine-tuned versio
     {{latency}}         one row per latency run
     {{scope}}           one row per run of the relevance step (bench/scope-runs/*.json)
     {{doubt}}           one row per run of bench/doubt.py (bench/doubt-runs/*.json)
+    {{load}}            one row per bench/load.py run, and each bench/equivalence.py pairing (bench/load-runs/*.json)
     {{headline}}        every version: test and generalization of static-rag and the fine-tuned versions
     {{readme}}          the README's table: the shipped version against the baselines
     {{dataset}}         the dataset's pairs per split and its ASK twins (data/dataset/*.jsonl)
@@ -265,6 +266,27 @@ def doubt_table(runs: list[Saved], bench: Path) -> str:
     return table(header, rows)
 
 
+def load_table(runs: list[Saved], bench: Path) -> str:
+    """One row per `bench/load.py` run (users at once on the web page) and per `bench/equivalence.py` pairing."""
+    rows = []
+    for run in (r.data for r in runs if "users" in r.data):
+        rows.append([run["version"], "LM server" if run["lm_server"] else "in-process", str(run["users"]),
+                     str(run["questions"]), str(run["completed"]), str(run["failed"]), str(run["mixed_up"]),
+                     f"{run['p50_s']:.1f} / {run['p90_s']:.1f} / {run['max_s']:.1f}", f"{run['single_user_p90_s']:.1f}",
+                     f"{run['p90_s'] / max(run['single_user_p90_s'], 1e-9):.2f}", f"{run['wall_s']:.0f}",
+                     f"`{run['code'][:8]}`"])
+    header = ["version", "LM", "users", "questions", "completed", "failed", "mixed up", "seconds p50 / p90 / max",
+              "one user alone: p90", "p90 ratio", "wall s", "code"]
+    lines = [table(header, rows)]
+    for run in (r.data for r in runs if "same_query" in r.data):
+        lines.append(f"\n{run['version']} on {run['split']} through `lm serve` against in-process: the same query for "
+                     f"{run['same_query']} of {run['questions']} questions ({run['share']:.3f}); exact "
+                     f"{run['exact']['server']} against {run['exact']['in_process']}; seconds p50 / p90 / max "
+                     f"{' / '.join(str(x) for x in run['seconds_p50_p90_max']['server'])} against "
+                     f"{' / '.join(str(x) for x in run['seconds_p50_p90_max']['in_process'])}.")
+    return "\n".join(lines)
+
+
 def scope_table(runs: list[Saved], bench: Path) -> str:
     header = ["run", "version (LM)", "off-topic test answered as off-topic", "in-scope dev + test refused",
               "generalization refused", "off-topic answer s: median / p90 / max",
@@ -302,6 +324,8 @@ def fill(name: str, argument: str | None, bench: Path) -> str:
         return finetuned_table(load_manifests(bench), bench)
     if name == "latency":
         return latency_table(load_json(bench.glob("latency-runs/*.json")), bench)
+    if name == "load":
+        return load_table(load_json(bench.glob("load-runs/*.json")), bench)
     if name == "doubt":
         return doubt_table(load_json(bench.glob("doubt-runs/*.json")), bench)
     if name == "scope":
@@ -319,7 +343,7 @@ def fill(name: str, argument: str | None, bench: Path) -> str:
     if name == "dataset":
         return dataset_counts()
     raise ValueError(f"unknown placeholder {{{{{name}{':' + argument if argument else ''}}}}} in RESULTS.in.md; "
-                     "known: reports:SPLIT, pairs:SPLIT, finetuned, latency, scope, doubt, headline, readme, dataset")
+                     "known: reports:SPLIT, pairs:SPLIT, finetuned, latency, scope, doubt, load, headline, readme, dataset")
 
 
 def render_results(bench: Path = BENCH) -> str:

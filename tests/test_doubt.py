@@ -82,6 +82,7 @@ def test_an_empty_answer_is_explained_by_the_block_that_empties_it(endpoint):
     explanation = out.doubt["explanation"]
     assert explanation.startswith("Perché:") and "«zzq»" in explanation and "nessuno" in explanation
     assert "Tristezza" in explanation.split(", ma")[0]  # the set before the filter is named, with its count
+    assert out.doubt["alternatives"] and all(a["count"] > 0 for a in out.doubt["alternatives"])  # readings that find
 
 
 def test_the_prefixes_add_one_block_at_a_time_and_the_explanation_names_the_last(endpoint):

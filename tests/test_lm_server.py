@@ -31,7 +31,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def small_adapter_version(root: Path, made: Path, seed: int = 0):
+def small_adapter_version(root: Path, made: Path, seed: int = 0, scale: float = 0.01):
     """A version of the 0.5B model with a rank-4 LoRA adapter of ours (small random A and B: it changes the model)."""
     import gguf
     import numpy as np
@@ -47,8 +47,8 @@ def small_adapter_version(root: Path, made: Path, seed: int = 0):
     rng, rank, tensors = np.random.default_rng(seed), 4, {}
     for name, (n_in, n_out) in ((n, s) for n, s in shapes.items() if n.startswith("blk.")
                                 and n.split(".")[2] in LAYER_TENSORS.values() and n.endswith(".weight")):
-        tensors[f"{name}.lora_a"] = rng.normal(0, 0.01, (rank, n_in))
-        tensors[f"{name}.lora_b"] = rng.normal(0, 0.01, (n_out, rank))
+        tensors[f"{name}.lora_a"] = rng.normal(0, scale, (rank, n_in))
+        tensors[f"{name}.lora_b"] = rng.normal(0, scale, (n_out, rank))
     path = write_adapter(AdapterTensors(tensors, 8.0, rank), made / ADAPTER_FILE, base_model="qwen-0.5b")
     return write_version(NL2SPARQL(), {
         "parent": None, "created_at": "2026-11-28T00:00:00+00:00", "optimizer": "finetune", "lm": "local/qwen-0.5b",

@@ -86,6 +86,10 @@ def run_finetune(config: FinetuneConfig, *, resume: bool = False, store: Path | 
                                      kb_fingerprint=program.runtime.endpoint.fingerprint(),
                                      mlflow_run_id=active.info.run_id, settings_tried=tried)
         version = write_version(program, manifest, root, files={"adapter.gguf": result.adapter})
+        # The same adapter in peft's form beside the GGUF, for LM servers that load peft adapters (vLLM).
+        from nl2sparql.optimize.finetune.peft_export import PEFT_DIR, export_peft
+
+        export_peft(version.path / "adapter.gguf", version.path / PEFT_DIR, config.base_model())
         mlflow.set_tag("nl2sparql.version", version.name)
         mlflow.log_artifacts(str(version.path), artifact_path="version")
     program.close()

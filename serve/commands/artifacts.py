@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -88,3 +89,33 @@ def artifacts_pair(first: str, followup: str, note: str | None, as_json: bool) -
     paired = version.manifest["paired"]
     click.echo(f"{version.name}: {paired['first']} for questions asked alone, {paired['followup']}'s adapter for "
                f"follow-ups ({version.path})")
+
+
+@artifacts.command("export")
+@click.argument("version")
+@click.option("--peft", "peft_dir", type=click.Path(path_type=Path), required=True,
+              help="A new folder for the adapter(s) in peft's form: DIR/answer (and DIR/followup for a paired version).")
+def artifacts_export(version: str, peft_dir: Path) -> None:
+    """Write VERSION's LoRA adapter(s) in peft's form (safetensors + adapter_config.json), for an LM server that
+    loads peft adapters.
+
+    \b
+    nl2sparql artifacts export v14 --peft exported/v14
+    vllm serve Qwen/Qwen2.5-Coder-1.5B-Instruct --enable-lora --max-lora-rank 16 \\
+        --lora-modules v14-answer-9d9696e875fd46a8=exported/v14/answer
+    """
+    from nl2sparql.artifacts.store import resolve_version
+    from nl2sparql.modules.adapter import LoraAdapter
+    from nl2sparql.modules.server_lm import adapter_alias
+    from nl2sparql.optimize.finetune.peft_export import export_peft
+
+    found = resolve_version(version)
+    adapters = [(role, LoraAdapter.from_manifest(found.path, found.manifest, key)) for role, key in
+                (("answer", "adapter"), ("followup", "followup_adapter"))] if found else []
+    adapters = [(role, a) for role, a in adapters if a is not None]
+    if not adapters:
+        raise ArtifactError(f"version {version} has no LoRA adapter to export")
+    for role, adapter in adapters:
+        adapter.verify()
+        out = export_peft(adapter.path, peft_dir / role, adapter.base_model)
+        click.echo(f"{adapter_alias(found.name, role, adapter.sha256)}={out}")

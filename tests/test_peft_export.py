@@ -1,0 +1,67 @@
+"""A version's adapter exported in peft's form (for vLLM's `--lora-modules`) loads with peft on the base model in
+transformers on CPU and decodes greedily as the GGUF adapter does in llama.cpp."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from nl2sparql.cli import main
+from nl2sparql.paths import ARTIFACTS_ENV
+
+from test_lm_server import small_adapter_version
+
+PROMPTS = ["PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#>\nSELECT ?lemma WHERE {",
+           "def fibonacci(n):\n    \"\"\"Return the n-th Fibonacci number.\"\"\"\n"]
+NEW_TOKENS = 8
+
+
+@pytest.mark.slow
+def test_the_peft_export_decodes_as_the_gguf_adapter(tmp_path, monkeypatch):
+    import torch
+    from peft import PeftModel
+
+    from nl2sparql.modules.llama_load import load_params, open_llama
+    from nl2sparql.modules.local_lm import LOCAL_MODELS, assemble
+    from nl2sparql.optimize.finetune.lora import LoraSettings, load_base_model
+
+    root = tmp_path / "artifacts"
+    monkeypatch.setenv(ARTIFACTS_ENV, str(root))
+    version = small_adapter_version(root, tmp_path / "made", scale=0.05)
+    out = tmp_path / "exported"
+    result = CliRunner().invoke(main, ["artifacts", "export", version.name, "--peft", str(out)])
+    assert result.exit_code == 0, result.output
+    sha = version.manifest["adapter"]["sha256"]
+    assert result.output.strip() == f"{version.name}-answer-{sha[:16]}={out / 'answer'}"
+    config = json.loads((out / "answer" / "adapter_config.json").read_text())
+    assert (config["r"], config["lora_alpha"], config["base_model_name_or_path"]) == (
+        4, 8.0, "Qwen/Qwen2.5-Coder-0.5B-Instruct")
+    again = CliRunner().invoke(main, ["artifacts", "export", version.name, "--peft", str(out)])
+    assert again.exit_code == 2 and "is not empty" in again.output  # nothing overwritten
+
+    gguf = assemble(LOCAL_MODELS["qwen-0.5b"])
+    llama = open_llama(str(gguf), load_params(), n_ctx=512, seed=0, verbose=False,
+                       lora_path=str(version.path / "adapter.gguf"))
+    base = load_base_model(gguf, LoraSettings())
+    model = PeftModel.from_pretrained(base, str(out / "answer"))
+    model.eval()
+    try:
+        for prompt in PROMPTS:
+            ids = llama.tokenize(prompt.encode(), add_bos=False, special=True)
+            llama.reset()
+            by_llama = []
+            for token in llama.generate(ids, temp=0.0, top_k=1):
+                by_llama.append(token)
+                if len(by_llama) == NEW_TOKENS:
+                    break
+            with torch.no_grad():
+                generated = model.generate(torch.tensor([ids]), max_new_tokens=NEW_TOKENS, do_sample=False)
+                with model.disable_adapter():
+                    plain = base(torch.tensor([ids])).logits[0, -1]
+                adapted = model(torch.tensor([ids])).logits[0, -1]
+            assert generated[0, len(ids):].tolist() == by_llama, prompt  # the same greedy tokens
+            assert (adapted - plain).abs().max() > 1e-3  # and the adapter is in play on the peft side
+    finally:
+        llama.close()
