@@ -270,13 +270,14 @@ def load_table(runs: list[Saved], bench: Path) -> str:
     """One row per `bench/load.py` run (users at once on the web page) and per `bench/equivalence.py` pairing."""
     rows = []
     for run in (r.data for r in runs if "users" in r.data):
-        rows.append([run["version"], "LM server" if run["lm_server"] else "in-process", str(run["users"]),
+        killed = f", killed at {run['killed_after_s']:g} s ({run['outage_s']} s down)" if run.get("killed_after_s") else ""
+        rows.append([run["version"], ("LM server" if run["lm_server"] else "in-process") + killed, str(run["users"]),
                      str(run["questions"]), str(run["completed"]), str(run["failed"]), str(run["mixed_up"]),
                      f"{run['p50_s']:.1f} / {run['p90_s']:.1f} / {run['max_s']:.1f}", f"{run['single_user_p90_s']:.1f}",
                      f"{run['p90_s'] / max(run['single_user_p90_s'], 1e-9):.2f}", f"{run['wall_s']:.0f}",
-                     f"`{run['code'][:8]}`"])
+                     f"{run['sessions_kept']}/{run['users']}", f"`{run['code'][:8]}`"])
     header = ["version", "LM", "users", "questions", "completed", "failed", "mixed up", "seconds p50 / p90 / max",
-              "one user alone: p90", "p90 ratio", "wall s", "code"]
+              "one user alone: p90", "p90 ratio", "wall s", "sessions kept", "code"]
     lines = [table(header, rows)]
     for run in (r.data for r in runs if "same_query" in r.data):
         lines.append(f"\n{run['version']} on {run['split']} through `lm serve` against in-process: the same query for "

@@ -169,7 +169,6 @@ def _file_safe(text: str) -> str:
 
 def chart_png(comparison: Comparison) -> bytes:
     """The per-pattern bar chart as PNG bytes (nothing written to disk)."""
-    import io
 
     import matplotlib
 
@@ -188,10 +187,19 @@ def chart_png(comparison: Comparison) -> bytes:
     ax.set_ylim(0, 1)
     ax.set_ylabel("execution accuracy")
     ax.legend()
+    return png_bytes(fig, dpi=110)
+
+
+def png_bytes(fig, dpi: int = 100) -> bytes:
+    """A matplotlib figure as PNG bytes, drawn in memory and closed (nothing written to disk)."""
+    import io
+
+    import matplotlib.pyplot as plt
+
     fig.tight_layout()
     try:
         buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=110)
+        fig.savefig(buffer, format="png", dpi=dpi)
         return buffer.getvalue()
     finally:
         plt.close(fig)

@@ -92,9 +92,9 @@ def chart_data(variables: list[str], rows: list[list[str]], sparql: str) -> tupl
 
 def bar_chart_png(data: tuple[str, str, list]) -> bytes:
     """The bar chart of `chart_data`'s groups as PNG bytes, drawn in memory."""
-    import io
-
     import matplotlib
+
+    from nl2sparql.eval.comparison import png_bytes
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -107,10 +107,4 @@ def bar_chart_png(data: tuple[str, str, list]) -> bytes:
                        if len(pairs) > 6 else "center")
     ax.set_xlabel(key)
     ax.set_ylabel(value)
-    fig.tight_layout()
-    try:
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=100)
-        return buffer.getvalue()
-    finally:
-        plt.close(fig)
+    return png_bytes(fig)
