@@ -7,7 +7,7 @@ Starts `nl2sparql web` on a free loopback port (with --lm-server when given), th
 (gradio_client, the Conversation tab's `ask`): first one user alone (the single-user seconds), then all users at
 once, each in its own session and conversation. Every user's questions name a word of its own ("casa", "cane", …),
 so an answer that carries another user's word, or a conversation that shows another user's question, is counted
-as mixed up. Writes <out>/<name>.json with users, questions, completed, failed, mixed_up, p50_s, p90_s, max_s,
+as mixed up. The page runs with an empty DSPy cache, so every answer asks the model. Writes <out>/<name>.json with users, questions, completed, failed, mixed_up, p50_s, p90_s, max_s,
 single_user_p90_s, lm_server and every answer's seconds. `--serve` starts `nl2sparql lm serve` itself; with
 `--kill-after S` it kills the LM server S seconds into the users' phase and starts it again: the answers asked
 while it is down fail, and `sessions_kept` counts the users whose conversation still holds every answered turn.
@@ -21,6 +21,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -49,7 +50,9 @@ def start_web(version: str, lm_server: str | None, port: int) -> subprocess.Pope
     command = [sys.executable, "-m", "nl2sparql", "web", "--version", version, "--port", str(port)]
     if lm_server:
         command += ["--lm-server", lm_server]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # A DSPy cache of its own: an answer cached by an earlier run would come back without asking the model.
+    env = {**os.environ, "DSPY_CACHEDIR": tempfile.mkdtemp(prefix="nl2sparql-load-")}
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.time() + 300
     while time.time() < deadline:
         if process.poll() is not None:

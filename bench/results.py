@@ -285,6 +285,10 @@ def load_table(runs: list[Saved], bench: Path) -> str:
                      f"{run['exact']['server']} against {run['exact']['in_process']}; seconds p50 / p90 / max "
                      f"{' / '.join(str(x) for x in run['seconds_p50_p90_max']['server'])} against "
                      f"{' / '.join(str(x) for x in run['seconds_p50_p90_max']['in_process'])}.")
+    for run in (r.data for r in runs if "all_same" in r.data):
+        agree = ", ".join(f"{p['same_prefix']}/{p['tokens']}" for p in run["prompts"])
+        lines.append(f"\n{run['version']}'s adapter exported in peft's form, on the base model in transformers (CPU), "
+                     f"against the GGUF adapter in llama.cpp, greedy: first tokens the same per prompt {agree}.")
     return "\n".join(lines)
 
 

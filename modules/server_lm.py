@@ -109,10 +109,15 @@ class ServerEngine:
         body: dict[str, Any] = {"model": self.alias, "messages": messages, "temperature": temperature,
                                 "seed": self.seed, "stream": True, "top_p": 0.95, "top_k": 40, "min_p": 0.05,
                                 "repeat_penalty": 1.0, "presence_penalty": 0.0, "frequency_penalty": 0.0}
+        grammar = None
         if self.grammar and asks_for_sparql(messages):
-            body["grammar"], max_tokens = catalog_grammar(), min(max_tokens, SPARQL_MAX_TOKENS)
+            grammar, max_tokens = catalog_grammar(), min(max_tokens, SPARQL_MAX_TOKENS)
         elif self.grammar and asks_for_scope(messages):
-            body["grammar"], max_tokens = SCOPE_GRAMMAR, min(max_tokens, SCOPE_MAX_TOKENS)
+            grammar, max_tokens = SCOPE_GRAMMAR, min(max_tokens, SCOPE_MAX_TOKENS)
+        if grammar is not None:
+            # llama.cpp's server reads `grammar`; vLLM reads `guided_grammar` (xgrammar takes GBNF). Each ignores
+            # the other's field. (Not tried against a vLLM server here: it needs a GPU.)
+            body["grammar"] = body["guided_grammar"] = grammar
         body["max_tokens"] = max_tokens
         return body
 
