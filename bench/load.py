@@ -10,7 +10,8 @@ so an answer that carries another user's word, or a conversation that shows anot
 as mixed up. The page runs with an empty DSPy cache, so every answer asks the model. Writes <out>/<name>.json with users, questions, completed, failed, mixed_up, p50_s, p90_s, max_s,
 single_user_p90_s, lm_server and every answer's seconds. `--serve` starts `nl2sparql lm serve` itself; with
 `--kill-after S` it kills the LM server S seconds into the users' phase and starts it again: the answers asked
-while it is down fail, and `sessions_kept` counts the users whose conversation still holds every answered turn.
+while it is down fail (a user pauses 5 s after an error, then asks the next question), and `sessions_kept` counts
+the users whose conversation still holds every answered turn.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
+PAUSE_AFTER_ERROR_S = 5.0
 WORDS = ["casa", "cane", "acqua", "pane", "libro", "sole", "mare", "fuoco"]
 TEMPLATES = ["Quali sono le traduzioni siciliane di «{w}»?", "Quante definizioni ha la parola «{w}» in CompL-it?",
              "La parola «{w}» esprime un'emozione in ELITA?", "Qual è la polarità di «{w}» in Sentix?",
@@ -87,9 +89,10 @@ def ask_all(url: str, user: int, questions: list[str], until: float, out: list[d
     from gradio_client import Client
 
     word = WORDS[user]
-    others = [w for w in WORDS if w != word]
+    others = [w for w in WORDS if w != word]  # (the single user's word is its own: it asks alone)
     client = Client(url, verbose=False)
-    for number, question in enumerate(questions):
+    answered = 0  # turns the user's conversation holds so far (a failed question adds none)
+    for question in questions:
         if time.time() > until:
             out.append({"user": user, "question": question, "ok": False, "error": "out of time", "seconds": 0.0})
             continue
@@ -99,19 +102,21 @@ def ask_all(url: str, user: int, questions: list[str], until: float, out: list[d
         except Exception as error:  # noqa: BLE001 - a failed request is a figure, not a crash of the bench
             out.append({"user": user, "question": question, "ok": False, "error": str(error)[:200],
                         "seconds": round(time.perf_counter() - started, 3)})
+            time.sleep(PAUSE_AFTER_ERROR_S)  # as a person would, before the next question
             continue
         seconds = time.perf_counter() - started
         turns = transcript.split("\n\n---\n\n")
         last = turns[-1] if turns else ""
-        mixed = len(turns) != number + 1 or any(f"«{w}»" in transcript for w in others) or question not in last
+        answered += 1
+        mixed = len(turns) != answered or any(f"«{w}»" in transcript for w in others) or question not in last
         out.append({"user": user, "question": question, "ok": True, "mixed_up": mixed, "seconds": round(seconds, 3),
                     "failed_answer": "No valid query" in last, "transcript_questions": [
                         q for q in questions if any(q in turn for turn in turns)]})
 
 
 def run(url: str, users: int, questions: int, timeout_s: float, chaos=None) -> dict:
-    single: list[dict] = []
-    ask_all(url, 0, [t.format(w=WORDS[0]) for t in TEMPLATES[:questions]], time.time() + timeout_s, single)
+    single: list[dict] = []  # one user alone, with a word no user of the next phase has (nothing cached for them)
+    ask_all(url, users, [t.format(w=WORDS[users]) for t in TEMPLATES[:questions]], time.time() + timeout_s, single)
     answers: list[dict] = []
     until = time.time() + timeout_s
     threads = [threading.Thread(target=ask_all, args=(url, u, [t.format(w=WORDS[u]) for t in TEMPLATES[:questions]],
@@ -154,8 +159,8 @@ def main() -> None:
     parser.add_argument("--name", default=None)
     parser.add_argument("--out", type=Path, default=BENCH / "load-runs")
     args = parser.parse_args()
-    if not 1 <= args.users <= len(WORDS) or not 1 <= args.questions <= len(TEMPLATES):
-        parser.error(f"--users 1…{len(WORDS)}, --questions 1…{len(TEMPLATES)}")
+    if not 1 <= args.users < len(WORDS) or not 1 <= args.questions <= len(TEMPLATES):
+        parser.error(f"--users 1…{len(WORDS) - 1}, --questions 1…{len(TEMPLATES)}")
 
     from nl2sparql.eval.journal import code_fingerprint
     from nl2sparql.files import write_text_atomic
