@@ -46,42 +46,37 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_web(version: str, lm_server: str | None, port: int) -> subprocess.Popen:
+def wait_for(process: subprocess.Popen, url: str, what: str, seconds: float = 300) -> subprocess.Popen:
+    """`process` once `url` answers 200; the bench stops with one line if it ends or takes longer."""
     import httpx
 
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"error: {what} ended before it answered")
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(1)
+    process.kill()
+    raise SystemExit(f"error: {what} did not answer in {seconds:.0f} s")
+
+
+def start_web(version: str, lm_server: str | None, port: int) -> subprocess.Popen:
     command = [sys.executable, "-m", "nl2sparql", "web", "--version", version, "--port", str(port)]
     if lm_server:
         command += ["--lm-server", lm_server]
     # A DSPy cache of its own: an answer cached by an earlier run would come back without asking the model.
     env = {**os.environ, "DSPY_CACHEDIR": tempfile.mkdtemp(prefix="nl2sparql-load-")}
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
-    deadline = time.time() + 300
-    while time.time() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"error: nl2sparql web ended: {process.stderr.read()[-500:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(1)
-    process.kill()
-    raise SystemExit("error: nl2sparql web did not start in 300 s")
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    return wait_for(process, f"http://127.0.0.1:{port}/", "nl2sparql web")
 
 
 def start_lm_server(version: str, port: int) -> subprocess.Popen:
-    import httpx
-
     process = subprocess.Popen([sys.executable, "-m", "nl2sparql", "lm", "serve", "--version", version, "--port",
                                 str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 300
-    while time.time() < deadline and process.poll() is None:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=2).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(1)
-    process.kill()
-    raise SystemExit("error: nl2sparql lm serve did not start")
+    return wait_for(process, f"http://127.0.0.1:{port}/v1/models", "nl2sparql lm serve")
 
 
 def ask_all(url: str, user: int, questions: list[str], until: float, out: list[dict]) -> None:
