@@ -30,6 +30,9 @@ SAD_VERBS = Plan(words=Words(pos=("verb",)), joins=(Join("elita", emotions=("Tri
 POS_IN_ELITA = PREFIXES + """SELECT (COUNT(DISTINCT ?lemma) AS ?count) WHERE {
   GRAPH <http://w3id.org/elita> { ?entry elita:HasEmotion elita:Tristezza ; ontolex:canonicalForm ?lemma .
                                   ?lemma lila:hasPOS lila:verb } }"""
+LIST_IN_ELITA = PREFIXES + """SELECT DISTINCT ?italianWord WHERE {
+  GRAPH <http://w3id.org/elita> { ?entry elita:HasEmotion elita:Tristezza ; ontolex:canonicalForm ?lemma .
+                                  ?lemma lila:hasPOS lila:verb ; ontolex:writtenRep ?italianWord } }"""
 NO_SUCH_WORDS = PREFIXES + """SELECT ?italianWord WHERE {
   GRAPH <http://liita.it/data> { ?lemma lila:hasPOS lila:verb ; ontolex:writtenRep ?italianWord }
   ?entry ontolex:canonicalForm ?lemma ; elita:HasEmotion elita:Tristezza .
@@ -82,7 +85,16 @@ def test_an_empty_answer_is_explained_by_the_block_that_empties_it(endpoint):
     explanation = out.doubt["explanation"]
     assert explanation.startswith("Perché:") and "«zzq»" in explanation and "nessuno" in explanation
     assert "Tristezza" in explanation.split(", ma")[0]  # the set before the filter is named, with its count
-    assert out.doubt["alternatives"] and all(a["count"] > 0 for a in out.doubt["alternatives"])  # readings that find
+    assert out.doubt["alternatives"] == []  # every reading of the question keeps its «zzq»: none is made up
+
+
+def test_an_empty_list_gets_the_readings_that_find_something(endpoint):
+    """The issue's "Solo i verbi": the part of speech asked inside the ELITA graph lists nothing."""
+    out = _program(endpoint, [LIST_IN_ELITA])("Quali verbi esprimono tristezza?")
+    assert out.ok and out.rows == [] and out.doubt["kind"] == "empty"
+    first = out.doubt["alternatives"][0]
+    assert first["reading"].startswith("Verbi italiani, che esprimono Tristezza in ELITA") and first["count"] > 0
+    assert "piangere" in {row[0] for row in first["rows"]}
 
 
 def test_the_prefixes_add_one_block_at_a_time_and_the_explanation_names_the_last(endpoint):
