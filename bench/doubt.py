@@ -51,7 +51,7 @@ def main() -> None:
     from nl2sparql.modules.plan_choice import ShortQueries
     from nl2sparql.modules.program import ProgramSettings
     from nl2sparql.modules.runtime import Runtime
-    from nl2sparql.modules.understood import describe_query, faithful_plan, understood_as
+    from nl2sparql.modules.understood import faithful_plan, understood_as
 
     path = args.report or newest_report()
     report = json.loads(path.read_text(encoding="utf-8"))
@@ -70,7 +70,7 @@ def main() -> None:
                 continue  # no answer to understand
             started = time.perf_counter()
             plan = faithful_plan(sparql, result, ShortQueries(endpoint, 2.0))
-            line = understood_as(sparql, language, plan=plan) if plan is not None else describe_query(sparql, language)
+            line = understood_as(sparql, language, plan)
             kind = doubt_kind(result)
             doubt = find_doubt(q["question"], result, plan, None, runtime, settings, None, language) if kind else None
             seconds = time.perf_counter() - started

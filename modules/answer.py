@@ -140,19 +140,24 @@ def answer_for(result: QueryResult | None, question: str, endpoint, language: st
     return render(result, language, labels)
 
 
-def answer_table(out) -> tuple[list[str], list[list[str]]]:
-    """A prediction's table as it is shown (labels in place of IRIs; a yes/no as one column `ask`): what `ask --format
-    csv`, chat's `/save F.csv` and the web page's download write."""
-    if out.get("result") is not None and out.result.boolean is not None:
-        return ["ask"], [["true" if out.result.boolean else "false"]]
-    readable = out.get("readable")
+def shown_table(result: QueryResult | None, readable: Answer | None) -> tuple[list[str], list[list[str]]]:
+    """A result's table as it is shown: the readable rows (labels in place of IRIs), a yes/no as one column `ask`."""
+    if result is not None and result.boolean is not None:
+        return ["ask"], [["true" if result.boolean else "false"]]
     return (list(readable.variables), [list(r) for r in readable.rows]) if readable is not None else ([], [])
+
+
+def answer_table(out) -> tuple[list[str], list[list[str]]]:
+    """A prediction's table as it is shown: what `ask --format csv`, chat's `/save F.csv` and the web page's
+    download write."""
+    return shown_table(out.get("result"), out.get("readable"))
 
 
 def prediction_json(out) -> dict:
     """A program's prediction as JSON (what `ask --json`, the MCP server and the web page return)."""
     return {
-        "question": out.question, "understood_as": out.get("understood_as", ""), "sparql": out.sparql, "ok": out.ok, "answer": out.get("answer"),
+        "question": out.question, "understood_as": out.get("understood_as", ""), "sparql": out.sparql, "ok": out.ok,
+        "answer": out.get("answer"),
         "result": out.result.to_json() if out.result is not None else None,
         "patterns": list(out.patterns), "entities": list(out.entities), "dialects": list(out.dialects),
         "grounding": list(out.get("grounding", [])), "notes": list(out.get("notes", [])),

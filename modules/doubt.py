@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
+from typing import Callable
 
 from nl2sparql.data.plans.model import Aggregate, Plan, Senses
 
@@ -88,7 +89,7 @@ def doubt_kind(result) -> str | None:
     return None
 
 
-def close_call(ranked: list, answered: frozenset | None) -> tuple[float, float] | None:
+def close_call(ranked: list) -> tuple[float, float] | None:
     """The probabilities of the two best readings when they answer differently and score within CLOSE."""
     if len(ranked) < 2:
         return None
@@ -191,7 +192,7 @@ def alternatives(options: list[Option], answered: frozenset | None, language: st
     is empty, zero or no, are not so themselves)."""
     from nl2sparql.data.plans.verbalize import verbalize
     from nl2sparql.errors import Nl2SparqlError
-    from nl2sparql.modules.answer import fetch_labels, render
+    from nl2sparql.modules.answer import fetch_labels, render, shown_table
 
     out: list[Alternative] = []
     seen = {answered}
@@ -208,24 +209,26 @@ def alternatives(options: list[Option], answered: frozenset | None, language: st
         if result.timed_out or (skip_doubtful and doubt_kind(result) is not None):
             continue
         shown = render(result, language, fetch_labels(endpoint, result))
-        variables, rows = (["ask"], [["true" if result.boolean else "false"]]) if result.boolean is not None else \
-            (list(shown.variables), [list(r) for r in shown.rows])
+        variables, rows = shown_table(result, shown)
         out.append(Alternative(verbalize(option.plan, language), option.sparql, shown.text, variables,
                                rows[:ALTERNATIVE_ROWS], len(rows), option.probability))
     return out
 
 
 def find_doubt(question: str, result, plan: Plan | None, ranking, runtime, settings,
-               stop_at: float | None, language: str) -> Doubt | None:
-    """The doubt an answer deserves, with its explanation and alternatives; None when the answer is not in doubt."""
+               stop_at: float | None, language: str, on_doubt: Callable[[], None] | None = None) -> Doubt | None:
+    """The doubt an answer deserves, with its explanation and alternatives; None when the answer is not in doubt.
+    `on_doubt` hears when there is one, before the explanation and the alternatives are looked for."""
     from nl2sparql.modules.plan_choice import ShortQueries
     from nl2sparql.retrieval.enumerate import answer_values
 
-    answered = answer_values(result)
     kind = doubt_kind(result)
-    close = close_call(ranking.ranked, answered) if ranking is not None and kind is None else None
+    close = close_call(ranking.ranked) if ranking is not None and kind is None else None
     if kind is None and close is None:
         return None
+    if on_doubt is not None:
+        on_doubt()
+    answered = answer_values(result)
     i = 0 if language != "it" else 1
     line = LINES["close"][i].format(a=close[0], b=close[1]) if close else LINES[kind][i]
     budget_end = time.perf_counter() + DOUBT_BUDGET_S

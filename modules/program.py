@@ -207,27 +207,20 @@ class NL2SPARQL(dspy.Module):
 
     def _understanding(self, question: str, best, chosen, ranking, clock: Clock):
         """What the answer was understood as (one line in the question's language) and its doubt, if any."""
-        from nl2sparql.modules.doubt import close_call, doubt_kind, find_doubt
-        from nl2sparql.retrieval.enumerate import answer_values
+        from nl2sparql.modules.doubt import find_doubt
         from nl2sparql.modules.plan_choice import ShortQueries
-        from nl2sparql.modules.understood import describe_query, faithful_plan, understood_as
+        from nl2sparql.modules.understood import faithful_plan, understood_as
 
         language = guess_language(question)
         if chosen is not None:
-            plan = chosen.plan
+            plan, understood = chosen.plan, chosen.reading
         else:  # the generator's query read back, when the plan it reads as answers the same
             plan = faithful_plan(best.sparql, best.result, ShortQueries(self.runtime.endpoint, 2.0, clock.stop_at))
-        understood = understood_as(best.sparql, language, chosen.reading if chosen is not None else "", plan)
-        if plan is None:
-            understood = describe_query(best.sparql, language)
+            understood = understood_as(best.sparql, language, plan)
         if not self.settings.doubt or best.outcome not in ("ok", "lint", "empty") or clock.passed():
             return understood, None
-        if doubt_kind(best.result) is None and (ranking is None or close_call(
-                ranking.ranked, answer_values(best.result)) is None):
-            return understood, None
-        clock.step("doubt")
         return understood, find_doubt(question, best.result, plan, ranking, self.runtime, self.settings,
-                                      clock.stop_at, language)
+                                      clock.stop_at, language, on_doubt=lambda: clock.step("doubt"))
 
     def load_state(self, state, **options):
         """A program saved before the relevance step existed keeps the step's fresh predictor."""

@@ -87,8 +87,8 @@ class ServerEngine:
         aliases = server_models(self.url)
         if self.alias not in aliases:
             raise LMServerError(f"the LM server at {self.url} does not serve {self.alias} (it serves "
-                                f"{', '.join(aliases) or 'nothing'}): start it for this version with "
-                                f"`nl2sparql lm serve --version {self.alias.split('-')[0]}`")
+                                f"{', '.join(aliases) or 'nothing'}): start `nl2sparql lm serve` with the version "
+                                "(or --lm) this program runs")
         self._checked = True
 
     def _http(self):

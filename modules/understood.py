@@ -63,14 +63,11 @@ def _bare(sparql: str) -> str:
     return re.sub(r"\s+", "", re.sub(r"(?im)^\s*PREFIX\s+\w*:\s*<[^>]*>\s*$", "", sparql))
 
 
-def understood_as(sparql: str, language: str, reading: str = "", plan: Plan | None = None) -> str:
-    """The line: `reading` when the answer is a plan's, else the verbalization of `plan` (or of the plan `sparql`
-    reads back into), else a description of the query's text; "" when there is no query."""
+def understood_as(sparql: str, language: str, plan: Plan | None = None) -> str:
+    """The line for an answer written as `sparql`: the verbalization of `plan` (the plan it faithfully reads back
+    into, `faithful_plan`), else a description of the query's text; "" when there is no query."""
     from nl2sparql.data.plans.verbalize import verbalize
 
-    if reading:
-        return reading
-    plan = plan or read_plan(sparql)
     if plan is not None:
         try:
             return verbalize(plan, language)

@@ -22,7 +22,8 @@ from nl2sparql.modules.doubt import doubt_kind, explain_empty, plan_prefixes
 from nl2sparql.modules.program import NL2SPARQL, ProgramSettings
 from nl2sparql.modules.ranker import Ranker
 from nl2sparql.modules.runtime import Runtime
-from nl2sparql.modules.understood import describe_query, understood_as
+from nl2sparql.data.plans.verbalize import verbalize
+from nl2sparql.modules.understood import describe_query, read_plan, understood_as
 
 SAD_VERBS = Plan(words=Words(pos=("verb",)), joins=(Join("elita", emotions=("Tristezza",)),), columns=(),
                  operator="count", aggregates=(Aggregate("count", "lemma", "count", distinct=True),))
@@ -68,7 +69,7 @@ def test_a_zero_count_gets_the_doubt_line_and_a_reading_that_counts_something(en
     assert out.ok and out.rows == [("0",)]
     # The plan reader takes it for "verbs with Tristezza, counted", but that plan counts more than 0: the line
     # describes what the query really reads instead of what it seems to ask.
-    assert understood_as(POS_IN_ELITA, "it").startswith("Verbi italiani")
+    assert verbalize(read_plan(POS_IN_ELITA), "it").startswith("Verbi italiani")
     assert out.understood_as.startswith("Una query che legge le emozioni di ELITA")
     doubt = out.doubt
     assert doubt["kind"] == "zero" and doubt["line"].startswith("Il conteggio è 0")

@@ -76,21 +76,28 @@ def browser(downloads: Path | None = None):
     return driver
 
 
-@pytest.mark.slow
-@NEEDS_BROWSER
-def test_translate_in_a_real_browser(page, tmp_path):
+def translate_in(driver, url: str, question: str, answer: str):
+    """Open the page, ask `question` in the Translate tab and wait for `answer` to show; the wait, for more."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ready
     from selenium.webdriver.support.ui import WebDriverWait
 
+    driver.get(url)
+    wait = WebDriverWait(driver, 60)
+    wait.until(ready.element_to_be_clickable((By.CSS_SELECTOR, "#question textarea"))).send_keys(question)
+    driver.find_element(By.ID, "translate").click()
+    wait.until(ready.text_to_be_present_in_element((By.ID, "answer"), answer))
+    return wait
+
+
+@pytest.mark.slow
+@NEEDS_BROWSER
+def test_translate_in_a_real_browser(page, tmp_path):
+    from selenium.webdriver.common.by import By
+
     driver = browser()
     try:
-        driver.get(page)
-        wait = WebDriverWait(driver, 60)
-        box = wait.until(ready.element_to_be_clickable((By.CSS_SELECTOR, "#question textarea")))
-        box.send_keys("Qual è il lemma di «casa»?")
-        driver.find_element(By.ID, "translate").click()
-        wait.until(ready.text_to_be_present_in_element((By.ID, "answer"), "Risposta: casa."))
+        translate_in(driver, page, "Qual è il lemma di «casa»?", "Risposta: casa.")
         time.sleep(0.5)  # let the table and the SPARQL box finish drawing before the picture
         shot = Path(os.environ.get("NL2SPARQL_SCREENSHOTS", tmp_path)) / "web-translate.png"
         shot.parent.mkdir(parents=True, exist_ok=True)
@@ -111,19 +118,13 @@ def test_translate_in_a_real_browser(page, tmp_path):
 def test_a_grouped_count_shows_a_chart_and_downloads_the_table_as_csv(kb_store, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ready
-    from selenium.webdriver.support.ui import WebDriverWait
 
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     with serving(kb_store, tmp_path, PER_EMOTION) as url:
         driver = browser(downloads)
         try:
-            driver.get(url)
-            wait = WebDriverWait(driver, 60)
-            box = wait.until(ready.element_to_be_clickable((By.CSS_SELECTOR, "#question textarea")))
-            box.send_keys("Quanti lemmi ci sono per ogni emozione in ELITA?")
-            driver.find_element(By.ID, "translate").click()
-            wait.until(ready.text_to_be_present_in_element((By.ID, "answer"), "risultati"))
+            wait = translate_in(driver, url, "Quanti lemmi ci sono per ogni emozione in ELITA?", "risultati")
             chart = wait.until(ready.visibility_of_element_located((By.CSS_SELECTOR, "#chart img")))
             assert chart.size["width"] > 200 and chart.size["height"] > 100
             time.sleep(0.5)

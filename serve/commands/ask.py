@@ -57,8 +57,7 @@ def retrieve_command(question: str, dataset_dir: Path | None, splits: tuple[str,
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv", "tsv"]), default="text", show_default=True,
               help="text: for people; json: everything; csv/tsv: the answer's table alone (labels for IRIs), to save.")
 def ask_command(question: str, version: str, lm: str | None, url: str | None, lm_server: str | None,
-                store_path: Path | None,
-                overrides: dict, max_rows: int, as_json: bool, fmt: str) -> None:
+                store_path: Path | None, overrides: dict, max_rows: int, as_json: bool, fmt: str) -> None:
     """Answer QUESTION (Italian or English): generate SPARQL, run it, repair it if needed.
 
     \b
@@ -80,12 +79,12 @@ def ask_command(question: str, version: str, lm: str | None, url: str | None, lm
         click.echo(json.dumps(prediction_json(out), indent=2, ensure_ascii=False))
         return
     if fmt in ("csv", "tsv"):
+        from nl2sparql.errors import Nl2SparqlError
         from nl2sparql.kb.export import delimited
-
-        if not out.ok:
-            raise SystemExit(f"error: no table to write: {out.errors[-1] if out.errors else out.answer}")
         from nl2sparql.modules.answer import answer_table
 
+        if not out.ok:
+            raise Nl2SparqlError(f"no table to write: {out.errors[-1] if out.errors else out.answer}")
         click.echo(delimited(*answer_table(out), fmt), nl=False)
         return
     if not print_answer(make_console(), out, max_rows):
@@ -163,7 +162,8 @@ def _print_candidates(console, out) -> None:
                   highlight=False)
 
 
-_PROGRESS = {"doubt": "check an answer that may be wrong", "enumerate": "propose and run query plans", "scope": "check the question is about LiITA", "analyze": "analyze the question",
+_PROGRESS = {"doubt": "check an answer that may be wrong", "enumerate": "propose and run query plans",
+             "scope": "check the question is about LiITA", "analyze": "analyze the question",
              "generate": "generate the query (local models take a while on CPU)",
              "sample": "sample another query", "run": "run the query", "repair": "repair the query"}
 

@@ -35,8 +35,7 @@ class Shown:
 @program_options
 @click.option("--rows", "max_rows", type=int, default=20, show_default=True, help="Rows shown in each table.")
 def chat_command(version: str, lm: str | None, url: str | None, lm_server: str | None, store_path: Path | None,
-                 overrides: dict,
-                 max_rows: int) -> None:
+                 overrides: dict, max_rows: int) -> None:
     """Ask questions one after another; follow-ups ("e quanti sono?", "only the verbs") build on the last answer.
 
     \b
@@ -56,6 +55,8 @@ def chat_command(version: str, lm: str | None, url: str | None, lm_server: str |
 
 def chat_loop(conversation, console, read: Callable[[str], str] = input, max_rows: int = 20) -> None:
     """Read questions and commands until end of input; an error ends the turn, not the conversation."""
+    from nl2sparql.modules.answer import answer_table
+
     console.print(f"[dim]{HELP}[/dim]")
     shown = Shown()
     while True:
@@ -79,8 +80,6 @@ def chat_loop(conversation, console, read: Callable[[str], str] = input, max_row
             console.print(f"[red]error: {' '.join(str(error).split())}[/red]")
             continue
         print_turn(console, out, max_rows)
-        from nl2sparql.modules.answer import answer_table
-
         shown.out = out
         shown.variables, shown.rows = answer_table(out) if out.get("in_scope", True) else ([], [])
 
