@@ -115,3 +115,34 @@ def open_endpoint(config: EndpointConfig) -> Endpoint:
     from nl2sparql.kb.embedded import EmbeddedEndpoint
 
     return EmbeddedEndpoint(config)
+
+
+class EndpointPool:
+    """Several endpoints used as one: each query borrows a free one, so `width` callers on threads run at once
+    (the embedded store answers one query at a time per worker process)."""
+
+    def __init__(self, endpoints: list) -> None:
+        import queue
+
+        self.endpoints = list(endpoints)
+        self.width = len(self.endpoints)
+        self._free: queue.Queue = queue.Queue()
+        for endpoint in self.endpoints:
+            self._free.put(endpoint)
+
+    def execute(self, query: str):
+        endpoint = self._free.get()
+        try:
+            return endpoint.execute(query)
+        finally:
+            self._free.put(endpoint)
+
+    def close(self) -> None:
+        for endpoint in self.endpoints:
+            endpoint.close()
+
+    def __enter__(self) -> EndpointPool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -115,7 +115,18 @@ def catalog_plans(s: Signals) -> list[Plan]:
     for catalog in s.catalogs:
         words = Words(bank=dialect) if catalog == "bank_metadata" else Words()
         plans += [Plan(words=words, meta=catalog, columns=c) for c in shown.get(catalog, [])]
+        if "count" in s.operators and catalog in COUNTED:
+            key, counted = COUNTED[catalog]
+            aggregate = Aggregate("count", counted, "count", distinct=counted != "*")
+            plans.append(Plan(words=words, meta=catalog, operator="group" if key else "count", columns=key,
+                              aggregates=(aggregate,)))
     return plans
+
+
+# A catalog counted: (the key each count is per, what is counted; "*": its triples).
+COUNTED = {"graphs": (("graph",), "*"), "lexicons": (("lexicon",), "entry"), "lemma_banks": (("lemmaBank",),
+           "dialectLemma"), "classes": (("class",), "resource"), "lemma_bank_types": (("type",), "resource"),
+           "emotions": ((), "emotion")}
 
 
 def _value_roles(plan: Plan, resource: str) -> tuple[str, str]:
@@ -145,7 +156,8 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
         definition = ("definition",)
         examples = ("example",) if s.examples else ()
         options += [(word,), (word, *attributes)] if plan.senses.relation else [
-            definition + examples, ("italianWord", "definition"), ("sense", "definition")]
+            definition + examples, ("italianWord", "definition"), ("sense", "definition")] + (
+            [definition + examples + tuple(attributes)] if attributes else [])
     elif plan.words.forms and len(plan.words.forms) == 1:
         lookup = [a for r in resources for a in LOOKUP[r]] or ["pos"]
         if "elita" in resources and "sentix" not in resources:
@@ -153,6 +165,8 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
         if any(j.note == "" for j in plan.joins):
             lookup.append("usageNote")
         options += [tuple(lookup)] + ([tuple(a for r in resources for a in ATTRIBUTES[r])] if resources else [])
+        if not resources:  # the word itself, as the lemma bank writes it ("il lemma aggettivale «bello»")
+            options += [("italianWord",), ("italianWord", "pos")]
     else:
         options += [(word,), (word, *attributes)] + ([(word, "pos")] if not plan.words.pos else [])
         if "sentix" in resources:
@@ -182,6 +196,12 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                                          aggregates=(Aggregate("count", thing, "count", distinct=True),)))
     value = next((r for r in ("polarityValue", "elitaValue", "sentixValue")
                   if any(j.resource in ("elita", "sentix") for j in base.joins)), None)
+    per_word = next((f"{j.resource}Entry" if j.resource in DIALECTS else "emotion" for j in base.joins
+                     if j.mode == "has" and (j.resource in DIALECTS or (j.resource == "elita" and not j.emotions))),
+                    None)
+    threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None)
+    if "top" in ops and "count" not in ops and not base.words.forms and not (value and (s.values or s.polarity)):
+        plans += _top_counts(base, s, per_word or (counted if base.senses is not None else None))
     if "group" in ops or ("count" in ops and "top" in ops):
         keys = []
         if not base.words.pos and base.senses is None:
@@ -205,14 +225,14 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate, average)))
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(average,)))
             plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,)))
+            if threshold is not None and s.comparison and key != "italianWord":  # "categories with fewer than 20"
+                op = ">" if s.comparison == ">=" else "<"
+                plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
+                                             having=Filter("count", "value", threshold, op)))
             if "top" in ops:
                 k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
                                              order=(("count", "ascending" not in ops),), limit=k))
-    per_word = next((f"{j.resource}Entry" if j.resource in DIALECTS else "emotion" for j in base.joins
-                     if j.mode == "has" and (j.resource in DIALECTS or (j.resource == "elita" and not j.emotions))),
-                    None)
-    threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None)
     if per_word and threshold is not None and s.comparison and not base.words.forms:
         op = ">" if s.comparison == ">=" else "<"
         for strict in (op, op + "="):
@@ -227,3 +247,16 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 plans.append(base.with_block(columns=shown, order=(("polarityValue", "ascending" not in ops),),
                                              limit=k))
     return plans
+
+
+def _top_counts(base: Plan, s: Signals, counted: str | None) -> list[Plan]:
+    """"The five words with the most translations", "the emotion with the most words": a count per word (or per
+    emotion), the top k of its order."""
+    k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
+    order = (("count", "ascending" not in s.operators),)
+    pairs = [("italianWord", counted)] if counted else []
+    if any(j.resource == "elita" and j.mode == "has" and not j.emotions for j in base.joins):
+        pairs.append(("emotionLabel", "lemma"))
+    return [base.with_block(operator="group", columns=(key,), aggregates=(Aggregate("count", thing, "count",
+                                                                                    distinct=True),),
+                            order=order, limit=k) for key, thing in pairs]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import product
 
@@ -29,12 +30,14 @@ class EnumerationConfig:
     query_timeout_s: float = 1.0  # the endpoint the enumerator is given should stop a query after this
 
 
-def enumeration_endpoint(store=None, timeout_s: float = EnumerationConfig.query_timeout_s):
-    """The embedded endpoint with the enumerator's short per-query limit (a slow candidate is dropped)."""
+def enumeration_endpoint(store=None, timeout_s: float = EnumerationConfig.query_timeout_s, width: int = 2):
+    """The embedded endpoint with the enumerator's short per-query limit (a slow candidate is dropped): `width`
+    store workers, so that two word sets are asked at once on two cores."""
     from nl2sparql.kb.embedded import EmbeddedEndpoint
-    from nl2sparql.kb.endpoint import EndpointConfig
+    from nl2sparql.kb.endpoint import EndpointConfig, EndpointPool
 
-    return EmbeddedEndpoint(EndpointConfig(store_path=store, timeout_s=timeout_s))
+    return EndpointPool([EmbeddedEndpoint(EndpointConfig(store_path=store, timeout_s=timeout_s))
+                         for _ in range(max(1, width))])
 
 
 @dataclass(frozen=True)
@@ -109,39 +112,81 @@ def candidate_sets(s: Signals) -> list[Plan]:
 
 
 def enumerate_plans(signals: Signals, endpoint, config: EnumerationConfig | None = None) -> Enumeration:
-    from nl2sparql.errors import Nl2SparqlError
-
+    """Candidates in the order of their word sets (smallest first), each set asked by one task; an endpoint with a
+    `width` (a pool of store workers) runs that many tasks at once. Which candidates are kept does not depend on
+    which task finished first: duplicates are dropped in the sets' order."""
     config = config or EnumerationConfig()
     started = time.perf_counter()
     out = Enumeration()
+    search = _Search(signals, endpoint, config, started)
+    runs = [search.run(plan) for plan in catalog_plans(signals)]
+    sets = candidate_sets(signals)[: config.max_sets]
+    width = max(1, int(getattr(endpoint, "width", 1)))
+    if width == 1:
+        per_set = [search.ask_set(base) for base in sets]
+    else:
+        with ThreadPoolExecutor(max_workers=width) as pool:
+            per_set = list(pool.map(search.ask_set, sets))
     seen: set[str] = set()
-    for plan in catalog_plans(signals):
-        _run(plan, endpoint, out, seen)
-    for base in candidate_sets(signals)[: config.max_sets]:
-        if time.perf_counter() - started > config.budget_s or len(out.candidates) >= config.max_candidates:
-            out.stopped_early = True
-            break
-        out.sets_tried += 1
-        try:
-            probe = endpoint.execute(compile_plan(base.with_block(operator="ask", columns=())))
-            nonempty = bool(probe.boolean) and not probe.timed_out
-        except Nl2SparqlError:
+    for outcome in [("catalog", runs)] + per_set:
+        state, found = outcome
+        if state == "pruned":
+            out.sets_tried += 1
             out.sets_pruned += 1
-            continue
-        if not nonempty and "ask" not in signals.operators:
-            out.sets_pruned += 1
-            continue
-        for plan in operators(base, signals):
-            if time.perf_counter() - started > config.budget_s or len(out.candidates) >= config.max_candidates:
-                out.stopped_early = True
-                break
-            _run(plan, endpoint, out, seen)
+        elif state == "asked":
+            out.sets_tried += 1
+        for candidate in found:
+            if candidate is not None and candidate.fingerprint not in seen:
+                seen.add(candidate.fingerprint)
+                out.candidates.append(candidate)
+    out.candidates = out.candidates[: config.max_candidates]
+    out.stopped_early = search.stopped
     out.seconds = time.perf_counter() - started
     return out
 
 
-def _run(plan: Plan, endpoint, out: Enumeration, seen: set[str]) -> None:
-    """Run one candidate; keep it when it answers something no earlier candidate answered."""
+class _Search:
+    """The bounded search's state: its clock, and how many answers were found (the candidate budget)."""
+
+    def __init__(self, signals: Signals, endpoint, config: EnumerationConfig, started: float) -> None:
+        self.signals, self.endpoint, self.config, self.started = signals, endpoint, config, started
+        self.answered = 0
+        self.stopped = False
+
+    def over(self) -> bool:
+        if time.perf_counter() - self.started > self.config.budget_s or self.answered >= self.config.max_candidates:
+            self.stopped = True
+        return self.stopped
+
+    def ask_set(self, base: Plan) -> tuple[str, list]:
+        """("skipped" | "pruned" | "asked", candidates): an empty set is pruned by one ASK before its operators."""
+        from nl2sparql.errors import Nl2SparqlError
+
+        if self.over():
+            return "skipped", []
+        try:
+            probe = self.endpoint.execute(compile_plan(base.with_block(operator="ask", columns=())))
+            nonempty = bool(probe.boolean) and not probe.timed_out
+        except Nl2SparqlError:
+            return "pruned", []
+        if not nonempty and "ask" not in self.signals.operators:
+            return "pruned", []
+        found = []
+        for plan in operators(base, self.signals):
+            if self.over():
+                break
+            found.append(self.run(plan))
+        return "asked", found
+
+    def run(self, plan: Plan) -> Candidate | None:
+        candidate = _run(plan, self.endpoint)
+        if candidate is not None:
+            self.answered += 1
+        return candidate
+
+
+def _run(plan: Plan, endpoint) -> Candidate | None:
+    """Run one candidate: None when it fails, times out or answers nothing."""
     from nl2sparql.errors import Nl2SparqlError
 
     sparql = compile_plan(plan)
@@ -149,12 +194,8 @@ def _run(plan: Plan, endpoint, out: Enumeration, seen: set[str]) -> None:
     try:
         result = endpoint.execute(sparql)
     except Nl2SparqlError:
-        return
-    if result.timed_out:  # the endpoint's per-query limit: too slow to offer
-        return
-    key = fingerprint(result)
-    if key in seen or (result.boolean is None and not result.rows):
-        return
-    seen.add(key)
-    out.candidates.append(Candidate(plan, sparql, key, len(result.rows), result.boolean,
-                                    time.perf_counter() - began, answer_values(result) or frozenset()))
+        return None
+    if result.timed_out or (result.boolean is None and not result.rows):  # too slow to offer, or empty
+        return None
+    return Candidate(plan, sparql, fingerprint(result), len(result.rows), result.boolean,
+                     time.perf_counter() - began, answer_values(result) or frozenset())

@@ -18,7 +18,8 @@ NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7
 _NUMBER = re.compile(r"(?<![\w.])(-?\d+(?:[.,]\d+)?)(?![\w])")
 _TOKEN = re.compile(r"[-'\"«»‘’“”]*([^\W\d_][\w'’]*)")
 _SKIP = {"the", "a", "an", "with", "in", "per", "con", "il", "la", "le", "lo", "i", "gli", "letter", "letters",
-         "lettera", "lettere", "prefix", "suffix", "prefisso", "suffisso", "sequence", "sequenza", "string", "in:"}
+         "lettera", "lettere", "prefix", "suffix", "prefisso", "suffisso", "sequence", "sequenza", "string", "in:", "un",
+         "una", "uno", "some", "any"}
 GREATER = ("at least", "almeno", "above", "over", "more than", "greater", "higher than", "sopra", "più di", "oltre",
            "superiore", "or higher", "o più", ">", "≥")
 LESS = ("at most", "below", "under", "less than", "lower than", "sotto", "meno di", "inferiore", "or lower",
@@ -75,6 +76,20 @@ def _affixes(text: str, table: dict[str, list[str]]) -> list[tuple[str, str]]:
     return list(dict.fromkeys(found))
 
 
+def _classes(text: str, table: dict) -> list[str]:
+    """Letters a question names in words ("un apostrofo", "una lettera maiuscola", "only vowels")."""
+    return [name for name in table if name != "about" and _has(text, name)]
+
+
+# Question words that are also common verbs or adverbs ("compare", "come"): a question word only near the start.
+_WEAK_WH = {"come", "compare", "name", "list", "show", "find", "give", "count", "conta"}
+
+
+def _asks_what(text: str, wh: list[str]) -> bool:
+    opening = " " + " ".join(re.findall(r"[^\W\d_]+", text)[:2]) + " "
+    return any(_has(opening if w.strip() in _WEAK_WH else text, w, whole=True) for w in wh)
+
+
 def _numbers(text: str) -> list[float]:
     values = [float(m.group(1).replace(",", ".")) for m in _NUMBER.finditer(text)]
     values += [float(NUMBER_WORDS[w]) for w in re.findall(r"[a-zà-ù]+", text) if w in NUMBER_WORDS]
@@ -100,6 +115,9 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     else:
         forms = list(analysis.entities)
     affixes = _affixes(text, cues["affixes"]) + [("suffix", m) for m in re.findall(r"(?<![\w-])-([^\W\d_]+)", text)]
+    classes = _classes(text, cues["classes"])
+    affixes = [a for a in dict.fromkeys(affixes) if not any(a[1].startswith(c.split()[0]) for c in classes)]
+    affixes += [tuple(cues["classes"][c]) for c in classes]
     affixes = list(dict.fromkeys(affixes))
     affix_values = {value for _, value in affixes}
     forms = [f for f in forms if f.lower() not in affix_values]
@@ -108,15 +126,18 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     for dialect in analysis.dialects:
         if dialect not in resources:
             resources.append(dialect)
+    if "sentix" in resources and _has(text, "elita") and not _has(text, "sentix"):
+        resources.remove("sentix")  # "polarity" of a question that names ELITA and not Sentix is ELITA's own
     emotions = _hits(text.replace("«", " ").replace("»", " "), cues["emotions"])
     emotions = tuple(e for e in emotions if e.lower() not in {f.lower() for f in forms})
     if emotions and "elita" not in resources:
         resources.insert(0, "elita")
-    relations = _hits(re.sub(r"parts? of speech", " ", text), cues["relations"])  # no holonym in "part of speech"
+    # no holonym or meronym in "part of speech", "parti del discorso"
+    relations = _hits(re.sub(r"parts? of speech|part[ei] del discorso", " ", text), cues["relations"])
     if relations and "complit" not in resources:
         resources.append("complit")
     operators = set(_hits(text, cues["operators"], whole=True))
-    if question.rstrip().endswith("?") and not any(_has(text, w, whole=True) for w in cues["wh"]):
+    if question.rstrip().endswith("?") and not _asks_what(text, cues["wh"]):
         operators.add("ask")  # a question with no question word: a yes/no question
     comparison = "<=" if any(_has(text, c) for c in LESS) else ">=" if any(_has(text, c) for c in GREATER) else None
     if not dialect_forms and lexicon is not None:

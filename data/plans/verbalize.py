@@ -41,7 +41,7 @@ def _words(plan: Plan, lang: str) -> str:
     if words.pos and all(p in POS for p in words.pos):
         noun = (" or " if lang == "en" else " o ").join(POS[p][i] for p in words.pos)
     else:
-        noun = {"Hypolemma": ("hypolemmas", "iperlemmi"), "Lemma": ("lemmas", "lemmi")}.get(
+        noun = {"Hypolemma": ("hypolemmas", "ipolemmi"), "Lemma": ("lemmas", "lemmi")}.get(
             words.kind or "", ("words", "parole"))[i]
     feminine = noun == "parole"
     if words.bank in DIALECTS:

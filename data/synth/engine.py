@@ -18,6 +18,7 @@ from nl2sparql.data.synth.chains import CHAINS_FILE, chain_record, compose_chain
 from nl2sparql.data.synth.compose import compose_set
 from nl2sparql.data.synth.keep import Keeper, result_fingerprint
 from nl2sparql.data.synth.lookups import compose_ask, compose_dialect_set, compose_lookup, compose_meta
+from nl2sparql.data.synth.plans import compose_plan
 from nl2sparql.data.synth.pools import Pools, load_pools
 from nl2sparql.data.synth.rules import Candidate, load_rules
 from nl2sparql.files import atomic_open, write_text_atomic
@@ -27,8 +28,9 @@ from nl2sparql.kb.results import QueryResult
 PAIRS_FILE = "synth.jsonl"
 MANIFEST_FILE = "manifest.json"
 # How often each generator is drawn: word sets carry the operators, lookups the resources' facts.
+# "plan": pairs drawn as query plans (data/synth/plans.py), compiled and verbalized by data/plans/.
 GENERATORS = (("set", compose_set, 10), ("lookup", compose_lookup, 6), ("ask", compose_ask, 3),
-              ("dialect", compose_dialect_set, 2), ("meta", compose_meta, 1))
+              ("dialect", compose_dialect_set, 2), ("meta", compose_meta, 1), ("plan", compose_plan, 5))
 
 
 @dataclass

@@ -1,0 +1,65 @@
+"""The enumerator's newer blocks on the test KB: letters named in words, yes/no questions that use "come", counts
+over catalogs, the top k of a count per word, HAVING over groups; and the pool of store workers, which must give the
+same candidates as one worker."""
+
+from __future__ import annotations
+
+import pytest
+
+from nl2sparql.retrieval.enumerate import EnumerationConfig, enumerate_plans, enumeration_endpoint
+from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons
+from nl2sparql.retrieval.signals import read_signals
+
+
+@pytest.fixture(scope="module")
+def lexicons(endpoint):
+    return Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint)
+
+
+@pytest.mark.parametrize("question, affix", [
+    ("Quanti lemmi contengono un apostrofo?", ("contains", "'")),
+    ("Quanti lemmi iniziano con una lettera maiuscola?", ("regex", "^[A-Z]")),
+    ("Which lemmas contain digits?", ("regex", "[0-9]")),
+    ("Quanti lemmi sono polirematici, cioè contengono uno spazio?", ("contains", " ")),
+])
+def test_letters_named_in_words_become_a_filter_and_no_article_is_read_as_letters(question, affix):
+    s = read_signals(question)
+    assert s.affixes == (affix,), s.affixes
+    assert "complit" not in s.resources  # a multiword lemma is the lemma bank's, not CompL-it's
+
+
+def test_come_and_compare_ask_nothing_inside_a_yes_no_question():
+    assert "ask" in read_signals("«Scritto» aggettivo compare come ipolemma in LiITA?").operators
+    assert "ask" not in read_signals("Come si dice «cane» in siciliano?").operators
+    assert "ask" not in read_signals("Con quali parti del discorso compare la forma secondo?").operators
+    assert read_signals("Con quali parti del discorso compare la forma secondo?").relations == ()
+
+
+@pytest.mark.parametrize("question, plan_text", [
+    ("Quante voci lessicali ha ciascun lessico?",
+     "catalog lexicons | group by lexicon count distinct(entry) as count"),
+    ("Quali sono le cinque parole italiane con più traduzioni in parmigiano?",
+     "words | with parmigiano | group by italianWord count distinct(parmigianoEntry) as count | order count desc"
+     " | limit 5"),
+    ("Quali categorie grammaticali hanno meno di 20 lemmi?",
+     "lemmas | group by pos count distinct(lemma) as count | having count < 20"),
+    ("Quale emozione ELITA ha più parole associate?",
+     "words | with elita | group by emotionLabel count distinct(lemma) as count | order count desc | limit 1"),
+])
+def test_the_enumerator_counts_catalogs_ranks_counts_and_filters_groups(question, plan_text, kb_store, lexicons):
+    with enumeration_endpoint(kb_store) as pool:
+        found = enumerate_plans(read_signals(question, *lexicons), pool, EnumerationConfig(budget_s=20))
+    texts = [c.plan.text() for c in found.candidates]
+    assert plan_text in texts, texts
+
+
+def test_a_pool_of_workers_gives_the_candidates_of_one_worker_in_the_same_order(kb_store, endpoint, lexicons):
+    question = "Quali verbi che esprimono tristezza in ELITA hanno una traduzione siciliana?"
+    generous = EnumerationConfig(budget_s=30, query_timeout_s=10)
+    alone = enumerate_plans(read_signals(question, *lexicons), endpoint, generous)
+    with enumeration_endpoint(kb_store, timeout_s=10, width=2) as pool:
+        assert pool.width == 2
+        pooled = enumerate_plans(read_signals(question, *lexicons), pool, generous)
+    assert [c.fingerprint for c in pooled.candidates] == [c.fingerprint for c in alone.candidates]
+    assert len(alone.candidates) >= 3 and (pooled.sets_tried, pooled.sets_pruned) == (alone.sets_tried,
+                                                                                      alone.sets_pruned)
