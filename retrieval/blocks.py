@@ -202,6 +202,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None)
     if "top" in ops and "count" not in ops and not base.words.forms and not (value and (s.values or s.polarity)):
         plans += _top_counts(base, s, per_word or (counted if base.senses is not None else None))
+    plans += _computed(base, s, counted)
     if "group" in ops or ("count" in ops and "top" in ops):
         keys = []
         if not base.words.pos and base.senses is None:
@@ -260,3 +261,21 @@ def _top_counts(base: Plan, s: Signals, counted: str | None) -> list[Plan]:
     return [base.with_block(operator="group", columns=(key,), aggregates=(Aggregate("count", thing, "count",
                                                                                     distinct=True),),
                             order=order, limit=k) for key, thing in pairs]
+
+
+def _computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
+    """Keys and orders computed from the written form: a count per initial letter, the longest or shortest words."""
+    if base.words.bank != "italian" or base.senses is not None or base.words.forms:
+        return []
+    plans = []
+    if "initial" in s.computed and s.operators & {"count", "group"}:
+        aggregate = Aggregate("count", counted, "count", distinct=True)
+        plans += [base.with_block(operator="group", columns=("initial",), aggregates=(aggregate,)),
+                  base.with_block(operator="group", columns=("initial",), aggregates=(aggregate,),
+                                  order=(("initial", False),))]
+    if "length" in s.computed and "top" in s.operators:
+        k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
+        longest = "ascending" not in s.operators
+        for shown in (("italianWord", "length"), ("italianWord",)):
+            plans.append(base.with_block(columns=shown, order=(("length", longest),), limit=k))
+    return plans

@@ -52,6 +52,7 @@ class Signals:
     examples: bool = False  # example sentences asked for
     catalogs: tuple[str, ...] = ()  # meta questions: what the knowledge base holds
     lemma_kind: str | None = None  # "Lemma" / "Hypolemma" when the question says so
+    computed: tuple[str, ...] = ()  # computed roles named: "initial" (a group key), "length" (an order)
 
 
 def _hits(text: str, table: dict[str, list[str]], whole: bool = False) -> tuple[str, ...]:
@@ -147,6 +148,11 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if stop_forms and lexicon is not None:
         named = affix_values | {e.lower() for e in emotions}  # "joy (Gioia)" glosses an emotion, not a word
         forms = [f for f in _content_words(question, text, cues, lexicon) if f.lower() not in named]
+    if relations and not forms:  # "i sinonimi di paura … all'emozione Paura": the emotion's word is asked about too
+        forms = [e.lower() for e in emotions if re.search(r"(?:\bdi|\bof) [«'\"]?" + e.lower() + r"\b", text)]
+    if dialect_forms and "complit" in resources and not relations and \
+            not any(_has(text, c) for c in ("compl-it", "complit", "definizion", "definition", "sens", "accezion")):
+        resources.remove("complit")  # "che cosa vuol dire il parmigiano rezdôra": its Italian word, not a sense
     notes: list[str] = []
     if any(_has(text, c) for c in cues["notes"]):
         notes = [q for q in analysis.entities if q.lower().startswith("usage:")] or [""]
@@ -158,7 +164,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    any_depth=any(_has(text, c) for c in cues["depth"]), length=any(_has(text, c)
                                                                                     for c in cues["length"]),
                    examples=any(_has(text, c) for c in cues["examples"]), catalogs=_hits(text, cues["catalogs"]),
-                   values=any(_has(text, c) for c in cues["values"]),
+                   values=any(_has(text, c) for c in cues["values"]), computed=_hits(text, cues["computed"]),
                    exactly=any(_has(text, c) for c in ("esattamente", "exactly", "pari a", "equal to", "uguale")))
 
 

@@ -1,5 +1,5 @@
 """The enumerator's newer blocks on the test KB: letters named in words, yes/no questions that use "come", counts
-over catalogs, the top k of a count per word, HAVING over groups; and the pool of store workers, which must give the
+over catalogs, the top k of a count per word, HAVING over groups, keys and orders computed from the written form; and the pool of store workers, which must give the
 same candidates as one worker."""
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ def test_come_and_compare_ask_nothing_inside_a_yes_no_question():
      " | limit 5"),
     ("Quali categorie grammaticali hanno meno di 20 lemmi?",
      "lemmas | group by pos count distinct(lemma) as count | having count < 20"),
+    ("Quanti lemmi ci sono per ogni lettera iniziale?", "lemmas | group by initial count distinct(lemma) as count"),
+    ("Which are the three longest verbs?", "verb words | list italianWord, length | order length desc | limit 3"),
     ("Quale emozione ELITA ha più parole associate?",
      "words | with elita | group by emotionLabel count distinct(lemma) as count | order count desc | limit 1"),
 ])

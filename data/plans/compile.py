@@ -15,6 +15,9 @@ LEXICONS = {"sicilian": SICILIAN_LEXICON, "parmigiano": PARMIGIANO_LEXICON}
 BANKS = {"sicilian": SICILIAN_LEMMA_BANK, "parmigiano": PARMIGIANO_LEMMA_BANK}
 DIALECT_LANG = {"sicilian": "scn", "parmigiano": "roa"}
 SHARED_POLARITY = ("polarity", "polarityValue")  # roles of the one polarity resource joined
+# Roles computed from another (BIND): a group key such as a word's initial letter, or a length to order by.
+COMPUTED = {"initial": ("italianWord", "LCASE(SUBSTR(STR(?italianWord), 1, 1))"),
+            "length": ("italianWord", "STRLEN(STR(?italianWord))")}
 
 
 def literal(text: str, lang: str | None = None) -> str:
@@ -54,6 +57,7 @@ def used_roles(plan: Plan) -> set[str]:
         roles.add(f"{plan.words.bank}Word" if plan.words.bank in BANKS else "italianWord")
     if plan.words.pos and len(plan.words.pos) > 1:
         roles.add("pos")
+    roles |= {COMPUTED[r][0] for r in roles if r in COMPUTED}
     return roles - {a.name for a in plan.aggregates} - {"*"}
 
 
@@ -209,6 +213,7 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     for join in plan.joins:
         lines += _join_lines(join, names, roles)
     lines += [f"FILTER({filter_expression(f, names)})" for f in plan.filters if f not in inside]
+    lines += [f"BIND({COMPUTED[r][1]} AS ?{r})" for r in COMPUTED if r in roles]
     body = "\n".join("  " + line for line in lines)
     if plan.operator == "ask":
         head = "ASK {"

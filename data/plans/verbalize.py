@@ -17,7 +17,8 @@ ROLES = {"italianWord": ("written form", "forma scritta"), "lemma": ("lemma", "l
          "definition": ("definition", "definizione"), "example": ("example", "esempio"), "sense": ("sense", "senso"),
          "hypernymWord": ("hypernym", "iperonimo"), "hyponymWord": ("hyponym", "iponimo"),
          "partWord": ("part", "parte"), "wholeWord": ("whole", "intero"), "synonymWord": ("synonym", "sinonimo"),
-         "antonymWord": ("antonym", "contrario")}
+         "antonymWord": ("antonym", "contrario"), "initial": ("initial letter", "lettera iniziale"),
+         "length": ("length in letters", "lunghezza in lettere")}
 DIALECTS = {"sicilian": ("Sicilian", "siciliana", "siciliano"), "parmigiano": ("Parmigiano", "parmigiana",
                                                                                "parmigiano")}
 POLARITY = {"Positive": ("positive", "positive"), "Negative": ("negative", "negative"),
