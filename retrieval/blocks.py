@@ -4,6 +4,7 @@ without touching the search."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import product
 
 from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Join, Plan, Senses, Words
@@ -65,7 +66,14 @@ def join_sets(s: Signals) -> list[tuple[Join, ...]]:
 
     emotion_options = [tuple(s.emotions[:2])] + ([tuple(s.emotions[:1])] if len(s.emotions) > 1 else []) \
         if s.emotions else [()]
+    if any(e.lower() in {f.lower() for f in s.forms} for e in s.emotions):
+        emotion_options.append(())  # "the emotions of the synonyms of paura": the emotion word names a word
     sets = []
+    if "absent" in s.operators and len(s.emotions) == 2:  # "words of Amore but not of Gioia", either way round
+        for kept, dropped in (s.emotions, s.emotions[::-1]):
+            sets.append((Join("elita", emotions=(kept,), without_emotions=(dropped,)),))
+    if len(s.polarity) > 1 and not both and owner:  # several classes named: the classes are a group key
+        sets.append((Join(owner),))
     for emotions in emotion_options:
         sets.append(tuple(join(r, emotions=emotions) for r in resources))
         if len(resources) > 1:
@@ -84,6 +92,7 @@ def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
     relations = []
     for relation in s.relations[:2]:
         relations += [relation] + ([f"{relation}-by-hyponym"] if relation in ("hypernym", "hyponym") else [])
+        relations += {"meronym": ["holonym"], "holonym": ["meronym"]}.get(relation, [])  # "which have X as a part"
     options = []
     for relation, label in product(relations or [None], pos + [None]):
         linked = ("related" if relation else "word") if joined else None
@@ -155,13 +164,17 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
     if plan.senses is not None:
         definition = ("definition",)
         examples = ("example",) if s.examples else ()
-        options += [(word,), (word, *attributes)] if plan.senses.relation else [
+        lookups = [a for r in resources for a in LOOKUP[r]]
+        options += [(word,), (word, *attributes)] + ([(word, *lookups)] if lookups else []) \
+            if plan.senses.relation else [
             definition + examples, ("italianWord", "definition"), ("sense", "definition")] + (
             [definition + examples + tuple(attributes)] if attributes else [])
     elif plan.words.forms and len(plan.words.forms) == 1:
-        lookup = [a for r in resources for a in LOOKUP[r]] or ["pos"]
+        lookup = [a for r in resources for a in (_value_roles(plan, r) if r == "sentix" else LOOKUP[r])] or ["pos"]
         if "elita" in resources and "sentix" not in resources:
             options.append(("emotionLabel", "polarity", "polarityValue"))
+            if s.values or s.polarity:
+                options.append(("polarity", "polarityValue"))
         if any(j.note == "" for j in plan.joins):
             lookup.append("usageNote")
         options += [tuple(lookup)] + ([tuple(a for r in resources for a in ATTRIBUTES[r])] if resources else [])
@@ -226,6 +239,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate, average)))
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(average,)))
             plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,)))
+            if key == "polarity" and len(base.joins) == 1:  # "quante voci …": the resource's entries counted
+                entries = Aggregate("count", f"{base.joins[0].resource}Entry", "count", distinct=True)
+                plans.append(base.with_block(operator="group", columns=(key,), aggregates=(entries,)))
             if threshold is not None and s.comparison and key != "italianWord":  # "categories with fewer than 20"
                 op = ">" if s.comparison == ">=" else "<"
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
@@ -240,6 +256,10 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
             aggregate = Aggregate("count", per_word, "count", distinct=True)
             plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,),
                                          having=Filter("count", "value", threshold, strict)))
+    if "count" in ops and len(base.words.forms) > 1:  # "confronta il numero di sensi di cane, gatto e cavallo"
+        aggregate = Aggregate("count", counted, "count", distinct=True)
+        plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,)))
+    plans += _optional_notes(base, s)
     if "ask" not in ops or len(plans) < 2:
         for shown in columns(base, s):
             plans.append(base.with_block(columns=shown))
@@ -279,3 +299,14 @@ def _computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
         for shown in (("italianWord", "length"), ("italianWord",)):
             plans.append(base.with_block(columns=shown, order=(("length", longest),), limit=k))
     return plans
+
+
+def _optional_notes(base: Plan, s: Signals) -> list[Plan]:
+    """"Con l'eventuale nota d'uso": the translations, each with its usage note where it has one."""
+    noted = next((j for j in base.joins if j.resource in DIALECTS and j.note == ""), None)
+    if noted is None or not s.optional:
+        return []
+    joins = tuple(replace(j, note=None) if j is noted else j for j in base.joins)
+    word = f"{noted.resource}Word"
+    shown = [(word, "usageNote")] + ([] if base.words.forms else [("italianWord", word, "usageNote")])
+    return [base.with_block(joins=joins, columns=c, optional_roles=("usageNote",)) for c in shown]

@@ -53,6 +53,7 @@ class Signals:
     catalogs: tuple[str, ...] = ()  # meta questions: what the knowledge base holds
     lemma_kind: str | None = None  # "Lemma" / "Hypolemma" when the question says so
     computed: tuple[str, ...] = ()  # computed roles named: "initial" (a group key), "length" (an order)
+    optional: bool = False  # "with any usage note", "if it has one": a column shown where present
 
 
 def _hits(text: str, table: dict[str, list[str]], whole: bool = False) -> tuple[str, ...]:
@@ -88,7 +89,7 @@ _WEAK_WH = {"come", "compare", "name", "list", "show", "find", "give", "count", 
 
 def _asks_what(text: str, wh: list[str]) -> bool:
     opening = " " + " ".join(re.findall(r"[^\W\d_]+", text)[:2]) + " "
-    return any(_has(opening if w.strip() in _WEAK_WH else text, w, whole=True) for w in wh)
+    return any(_has(opening if w.strip() in _WEAK_WH else text, w.strip(), whole=True) for w in wh)
 
 
 def _numbers(text: str) -> list[float]:
@@ -138,6 +139,9 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if relations and "complit" not in resources:
         resources.append("complit")
     operators = set(_hits(text, cues["operators"], whole=True))
+    polarity = _hits(text, cues["polarity"])
+    if "count" in operators and len(polarity) > 1:  # "quante voci sono positive, negative o neutre": per class
+        operators.add("group")
     if question.rstrip().endswith("?") and not _asks_what(text, cues["wh"]):
         operators.add("ask")  # a question with no question word: a yes/no question
     comparison = "<=" if any(_has(text, c) for c in LESS) else ">=" if any(_has(text, c) for c in GREATER) else None
@@ -158,13 +162,14 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         notes = [q for q in analysis.entities if q.lower().startswith("usage:")] or [""]
         forms = [f for f in forms if not f.lower().startswith("usage:")]
     return Signals(forms=tuple(dict.fromkeys(forms)), dialect_forms=tuple(dialect_forms), pos=_hits(text, cues["pos"]),
-                   emotions=emotions, polarity=_hits(text, cues["polarity"]), resources=tuple(resources),
+                   emotions=emotions, polarity=polarity, resources=tuple(resources),
                    relations=relations, operators=frozenset(operators), numbers=tuple(_numbers(text)),
                    affixes=tuple(affixes), comparison=comparison, notes=tuple(notes), lemma_kind=kind,
                    any_depth=any(_has(text, c) for c in cues["depth"]), length=any(_has(text, c)
                                                                                     for c in cues["length"]),
                    examples=any(_has(text, c) for c in cues["examples"]), catalogs=_hits(text, cues["catalogs"]),
                    values=any(_has(text, c) for c in cues["values"]), computed=_hits(text, cues["computed"]),
+                   optional=any(_has(text, c) for c in cues["optional"]),
                    exactly=any(_has(text, c) for c in ("esattamente", "exactly", "pari a", "equal to", "uguale")))
 
 
@@ -191,9 +196,12 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
     before = set(cues["before_word"])
     tokens = re.findall(r"[^\W\d_][\w'’]*[^\W_]|[^\W\d_]", question)
     glossed = {w.lower() for w in re.findall(r"\(\s*([^\W\d_][\w'’]*)\s*\)", question)}  # "the face (viso)"
-    for previous, token in zip([""] + tokens, tokens):
+    chained = 0  # "di cane, gatto e cavallo": words listed after a found one
+    for index, (previous, token) in enumerate(zip([""] + tokens, tokens)):
         word = token.lower()
-        if previous.lower() not in before and word not in glossed:
+        listed = bool(found) and (tokens[index - 1] == found[-1] or (
+            index > 1 and previous.lower() in ("e", "and", "o", "or") and tokens[index - 2] == found[-1]))
+        if previous.lower() not in before and word not in glossed and not listed:
             continue
         if len(word) < 3 or word in stop or word in NUMBER_WORDS:
             continue
@@ -201,8 +209,10 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
             continue
         grounded = lexicon.lookup(token)
         if grounded.match in ("exact", "case"):
+            chained = chained + 1 if listed else 0
             found.append(grounded.form)
-    return list(reversed(list(dict.fromkeys(found))[-2:]))
+    keep = max(2, chained + 1)
+    return list(reversed(list(dict.fromkeys(found))[-keep:])) if chained < 1 else list(dict.fromkeys(found))[-keep:]
 
 
 def signals_to_json(signals) -> dict[str, Any]:
