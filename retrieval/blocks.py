@@ -77,9 +77,9 @@ def join_sets(s: Signals) -> list[tuple[Join, ...]]:
     for emotions in emotion_options:
         sets.append(tuple(join(r, emotions=emotions) for r in resources))
         if len(resources) > 1:
-            sets += [(join(r, emotions=emotions),) for r in resources]
-            if "absent" in s.operators:
+            if "absent" in s.operators:  # "words of Gioia with no Parmigiano translation": before the parts alone
                 sets += [tuple(join(r, "has" if i == 0 else "absent", emotions) for i, r in enumerate(resources))]
+            sets += [(join(r, emotions=emotions),) for r in resources]
     if "absent" in s.operators and len(resources) == 1:
         sets.append((join(resources[0], "absent"),))
     return _unique(sets) or [()]

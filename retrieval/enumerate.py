@@ -88,8 +88,16 @@ def _word_role(plan: Plan) -> str:
     return f"{plan.words.bank}Word" if plan.words.bank != "italian" else "italianWord"
 
 
-def _value_role(plan: Plan) -> str | None:
-    return "polarityValue" if any(j.resource in ("elita", "sentix") for j in plan.joins) else None
+def _value_roles(plan: Plan) -> list[str | None]:
+    """The polarity value a threshold is on: the one resource's, or each one's when ELITA and Sentix are joined."""
+    polar = [j.resource for j in plan.joins if j.resource in ("elita", "sentix") and j.mode == "has"]
+    return [f"{r}Value" for r in reversed(polar)] if len(polar) > 1 else ["polarityValue"] if polar else [None]
+
+
+def _word_roles(plan: Plan) -> list[str]:
+    """Whose written form a filter is on: the set's words, or a joined dialect's ("forme siciliane che …")."""
+    return [_word_role(plan)] + [f"{j.resource}Word" for j in plan.joins if j.mode == "has"
+                                 and j.resource in ("sicilian", "parmigiano") and not j.form]
 
 
 def candidate_sets(s: Signals) -> list[Plan]:
@@ -104,8 +112,10 @@ def candidate_sets(s: Signals) -> list[Plan]:
             if senses is not None and not senses.linked and (words.pos or words.kind or words.bank != "italian"):
                 continue  # the lemma bank is not joined: its part of speech or type would say nothing
             base = Plan(words=words, joins=joins, senses=senses)
-            for filters in filter_sets(s, _word_role(base), _value_role(base)):
-                sets.append(base.with_block(filters=filters))
+            roles = [(w, v) for w in _word_roles(base)[: 2 if s.affixes else 1] for v in _value_roles(base)]
+            for word_role, value_role in roles:
+                for filters in filter_sets(s, word_role, value_role):
+                    sets.append(base.with_block(filters=filters))
     if "ask" in s.operators and len(s.forms) > 1:  # "is X a hypernym of Y?": one named word on each side
         for relation in s.relations[:1]:
             for word, related in ((s.forms[1], s.forms[0]), (s.forms[0], s.forms[1])):

@@ -84,11 +84,12 @@ def _classes(text: str, table: dict) -> list[str]:
 
 
 # Question words that are also common verbs or adverbs ("compare", "come"): a question word only near the start.
-_WEAK_WH = {"come", "compare", "name", "list", "show", "find", "give", "count", "conta"}
+_WEAK_WH = {"come", "compare", "name", "list", "show", "find", "give", "count", "conta", "che", "cosa"}
 
 
 def _asks_what(text: str, wh: list[str]) -> bool:
-    opening = " " + " ".join(re.findall(r"[^\W\d_]+", text)[:2]) + " "
+    opening = " " + " ".join(w for clause in re.split(r"[:;]", text)  # the first two words of each clause
+                             for w in re.findall(r"[^\W\d_]+", clause)[:2]) + " "
     return any(_has(opening if w.strip() in _WEAK_WH else text, w.strip(), whole=True) for w in wh)
 
 
@@ -155,7 +156,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if relations and not forms:  # "i sinonimi di paura … all'emozione Paura": the emotion's word is asked about too
         forms = [e.lower() for e in emotions if re.search(r"(?:\bdi|\bof) [«'\"]?" + e.lower() + r"\b", text)]
     if dialect_forms and "complit" in resources and not relations and \
-            not any(_has(text, c) for c in ("compl-it", "complit", "definizion", "definition", "sens", "accezion")):
+            not any(_has(text, c) for c in ("compl-it", "complit", "definizion", "definition")):
         resources.remove("complit")  # "che cosa vuol dire il parmigiano rezdôra": its Italian word, not a sense
     notes: list[str] = []
     if any(_has(text, c) for c in cues["notes"]):

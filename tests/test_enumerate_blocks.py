@@ -1,6 +1,7 @@
 """The enumerator's newer blocks on the test KB: letters named in words, yes/no questions that use "come", counts
-over catalogs, the top k of a count per word, HAVING over groups, keys and orders computed from the written form; and the pool of store workers, which must give the
-same candidates as one worker."""
+over catalogs, the top k of a count per word, HAVING over groups, keys and orders computed from the written form,
+classes counted per class, "but not" between emotions, words listed after a named one, optional usage notes, a
+relation read both ways; and the pool of store workers, which must give the same candidates as one worker."""
 
 from __future__ import annotations
 
@@ -45,6 +46,16 @@ def test_come_and_compare_ask_nothing_inside_a_yes_no_question():
      "lemmas | group by pos count distinct(lemma) as count | having count < 20"),
     ("Quanti lemmi ci sono per ogni lettera iniziale?", "lemmas | group by initial count distinct(lemma) as count"),
     ("Which are the three longest verbs?", "verb words | list italianWord, length | order length desc | limit 3"),
+    ("Quante voci di ELITA sono positive, negative o neutre?",
+     "words | with elita | group by polarity count distinct(elitaEntry) as count"),
+    ("Parole che ELITA lega all'Amore ma non alla Gioia", "words | with elita (Amore, not Gioia) | list italianWord"),
+    ("Confronta il numero di sensi di cane, gatto e cavallo.",
+     "words written 'cane' or 'gatto' or 'cavallo' | CompL-it senses | group by italianWord count distinct(sense) as "
+     "count"),
+    ("Quali sono le traduzioni parmigiane di «testa», con l'eventuale nota d'uso?",
+     "words written 'testa' | with parmigiano | list parmigianoWord, usageNote?"),
+    ("Quali oggetti hanno una «tastiera» tra le loro parti?",
+     "words written 'tastiera' | CompL-it senses | holonyms | list wholeWord"),
     ("Quale emozione ELITA ha più parole associate?",
      "words | with elita | group by emotionLabel count distinct(lemma) as count | order count desc | limit 1"),
 ])
