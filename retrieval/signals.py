@@ -166,8 +166,9 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    emotions=emotions, polarity=polarity, resources=tuple(resources),
                    relations=relations, operators=frozenset(operators), numbers=tuple(_numbers(text)),
                    affixes=tuple(affixes), comparison=comparison, notes=tuple(notes), lemma_kind=kind,
-                   any_depth=any(_has(text, c) for c in cues["depth"]), length=any(_has(text, c)
-                                                                                    for c in cues["length"]),
+                   any_depth=any(_has(text, c) for c in cues["depth"]),
+                   length=any(_has(text, c) for c in cues["length"]) and not (  # "the longest": an order, no filter
+                       "top" in operators and _hits(text, {"length": cues["computed"]["length"]})),
                    examples=any(_has(text, c) for c in cues["examples"]), catalogs=_hits(text, cues["catalogs"]),
                    values=any(_has(text, c) for c in cues["values"]), computed=_hits(text, cues["computed"]),
                    optional=any(_has(text, c) for c in cues["optional"]),

@@ -47,7 +47,7 @@ def test_come_and_compare_ask_nothing_inside_a_yes_no_question():
     ("Quanti lemmi ci sono per ogni lettera iniziale?", "lemmas | group by initial count distinct(lemma) as count"),
     ("Which are the three longest verbs?", "verb words | list italianWord, length | order length desc | limit 3"),
     ("Quante voci di ELITA sono positive, negative o neutre?",
-     "words | with elita | group by polarity count distinct(elitaEntry) as count"),
+     "words | with elita | group by polarity count distinct(lemma) as count"),
     ("Parole che ELITA lega all'Amore ma non alla Gioia", "words | with elita (Amore, not Gioia) | list italianWord"),
     ("Confronta il numero di sensi di cane, gatto e cavallo.",
      "words written 'cane' or 'gatto' or 'cavallo' | CompL-it senses | group by italianWord count distinct(sense) as "
