@@ -34,7 +34,11 @@ _STOP_AT: ContextVar[float | None] = ContextVar("nl2sparql_query_stop_at", defau
 @contextmanager
 def stop_by(stop_at: float | None) -> Iterator[None]:
     """Queries executed inside end by `stop_at` (a `time.perf_counter()` value; None: the endpoint's own
-    timeout only): the caller's deadline, so a query cannot run past the question it answers."""
+    timeout only): the caller's deadline, so a query cannot run past the question it answers. A stop inside
+    another only tightens it: the sooner of the two holds."""
+    outer = _STOP_AT.get()
+    if outer is not None:
+        stop_at = outer if stop_at is None else min(outer, stop_at)
     token = _STOP_AT.set(stop_at)
     try:
         yield

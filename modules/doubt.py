@@ -178,7 +178,8 @@ def enumerated_options(question: str, runtime, settings, stop_at: float) -> list
     signals = read_signals(question, runtime.lexicon, runtime.dialect_lexicons)
     budget = max(0.0, min(settings.rank_budget_s, stop_at - time.perf_counter()))
     config = EnumerationConfig(budget_s=budget)
-    found = enumerate_plans(signals, ShortQueries(runtime.endpoint, config.query_timeout_s, stop_at), config)
+    endpoint = ShortQueries(runtime.enumeration_endpoint, config.query_timeout_s, stop_at)
+    found = enumerate_plans(signals, endpoint, config)
     return [Option(c.plan, c.sparql, c.values) for c in found.candidates]
 
 

@@ -50,6 +50,7 @@ class ShortQueries:
 
     def __init__(self, endpoint, seconds: float, stop_at: float | None = None) -> None:
         self.endpoint, self.seconds, self.stop_at = endpoint, seconds, stop_at
+        self.width = getattr(endpoint, "width", 1)  # a pool's callers may ask at once
 
     def execute(self, sparql: str):
         limit = time.perf_counter() + self.seconds
@@ -69,7 +70,8 @@ def rank_candidates(question: str, ranker, runtime, settings, stop_at: float | N
     started = time.perf_counter()
     signals = read_signals(question, runtime.lexicon, runtime.dialect_lexicons)
     config = EnumerationConfig(budget_s=settings.rank_budget_s)
-    found = enumerate_plans(signals, ShortQueries(runtime.endpoint, config.query_timeout_s, stop_at), config)
+    found = enumerate_plans(signals, ShortQueries(runtime.enumeration_endpoint, config.query_timeout_s, stop_at),
+                            config)
     if not found.candidates:
         return Ranking([], time.perf_counter() - started, found.sets_tried)
     features = [pair_features(question, signals, c.plan, rank=i, rows=c.rows, boolean=c.boolean)

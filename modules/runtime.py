@@ -32,6 +32,7 @@ class Runtime:
         self._lexicon = lexicon
         self._dialect_lexicons = dialect_lexicons
         self._off_topic = off_topic
+        self._enumeration = None
         self._lock = threading.RLock()
 
     def __deepcopy__(self, memo) -> Runtime:
@@ -43,6 +44,21 @@ class Runtime:
             if self._endpoint is None:
                 self._endpoint = open_endpoint(self.config.endpoint)
             return self._endpoint
+
+    @property
+    def enumeration_endpoint(self):
+        """The endpoint the enumerator asks: on the embedded store, a pool of this endpoint and one more store
+        worker (`width` 2, the enumerator's measured setting: two word sets are asked at once on two cores);
+        any other endpoint as it is."""
+        with self._lock:
+            if self._enumeration is None:
+                from nl2sparql.kb.embedded import EmbeddedEndpoint
+                from nl2sparql.kb.endpoint import EndpointPool
+
+                endpoint = self.endpoint
+                self._enumeration = endpoint if not isinstance(endpoint, EmbeddedEndpoint) else \
+                    EndpointPool([endpoint, EmbeddedEndpoint(endpoint.config)])
+            return self._enumeration
 
     @property
     def retriever(self):
@@ -99,6 +115,9 @@ class Runtime:
             return self._off_topic
 
     def close(self) -> None:
+        for extra in getattr(self._enumeration, "endpoints", [])[1:]:
+            extra.close()  # the pool's own worker (the first is this runtime's endpoint, closed below)
+        self._enumeration = None
         if self._endpoint is not None:
             self._endpoint.close()
             self._endpoint = None

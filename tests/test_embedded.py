@@ -51,6 +51,36 @@ def test_a_callers_stop_time_ends_a_query_before_the_endpoints_timeout(kb_store)
         assert store.execute("ASK { ?s ?p ?o }").boolean is True  # outside: the endpoint's own timeout again
 
 
+def test_a_stop_inside_another_only_tightens_it(kb_store):
+    from nl2sparql.kb.endpoint import time_allowed
+
+    now = time.perf_counter()
+    with stop_by(now + 1.0):
+        with stop_by(now + 50.0):  # later than the outer stop: the outer one holds
+            assert time_allowed(30.0, now) == pytest.approx(1.0)
+        with stop_by(now + 0.5):
+            assert time_allowed(30.0, now) == pytest.approx(0.5)
+        with stop_by(None):
+            assert time_allowed(30.0, now) == pytest.approx(1.0)
+    assert time_allowed(30.0, now) == 30.0
+
+
+def test_the_runtime_enumerates_on_two_store_workers_and_closes_its_own(kb_store):
+    from nl2sparql.modules.runtime import Runtime
+
+    store = EmbeddedEndpoint(EndpointConfig(store_path=kb_store))
+    runtime = Runtime(endpoint=store)
+    pool = runtime.enumeration_endpoint
+    assert pool.width == 2 and pool.endpoints[0] is store and runtime.enumeration_endpoint is pool
+    assert pool.execute("ASK { ?s ?p ?o }").boolean is True
+    extra = pool.endpoints[1]
+    assert extra.execute("ASK { ?s ?p ?o }").boolean is True and extra._process is not None
+    runtime.close()
+    assert extra._process is None and store._process is None
+    other = object()
+    assert Runtime(endpoint=other).enumeration_endpoint is other  # a remote endpoint is asked as it is
+
+
 def test_malformed_query_is_one_line(endpoint):
     with pytest.raises(QuerySyntaxError) as caught:
         endpoint.execute("SELECT ?x WHERE { ?x ?y }}")
