@@ -160,6 +160,8 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
         attributes.append("example")
     if any(j.note == "" for j in plan.joins):
         attributes.append("usageNote")
+    full = tuple(a for r in resources for a in (("emotionLabel", _value_roles(plan, r)[1]) if r == "elita" else
+                                                _value_roles(plan, r)[::-1] if r == "sentix" else ATTRIBUTES[r]))
     options = []
     if plan.senses is not None:
         definition = ("definition",)
@@ -169,6 +171,8 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
             if plan.senses.relation else [
             definition + examples, ("italianWord", "definition"), ("sense", "definition")] + (
             [definition + examples + tuple(attributes)] if attributes else [])
+        if plan.senses.relation and resources:  # each joined resource's label and value
+            options.append((word, *full))
     elif plan.words.forms and len(plan.words.forms) == 1:
         lookup = [a for r in resources for a in (_value_roles(plan, r) if r == "sentix" else LOOKUP[r])] or ["pos"]
         if "elita" in resources and "sentix" not in resources:
@@ -178,6 +182,8 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
         if any(j.note == "" for j in plan.joins):
             lookup.append("usageNote")
         options += [tuple(lookup)] + ([tuple(a for r in resources for a in ATTRIBUTES[r])] if resources else [])
+        if {"elita", "sentix"} <= set(resources):  # "la polarità di paura in ELITA e in Sentix": each one's value
+            options += [("elitaValue", "sentixValue"), ("elitaPolarity", "elitaValue", "sentixPolarity", "sentixValue")]
         if not resources:  # the word itself, as the lemma bank writes it ("il lemma aggettivale «bello»")
             options += [("italianWord",), ("italianWord", "pos")]
     else:
@@ -187,6 +193,10 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
                 _value_roles(plan, "sentix") if r == "sentix" else LOOKUP[r])]))
         if len(plan.words.forms) > 1:
             options.append((word, *[a for r in resources for a in LOOKUP[r]]))
+        if {"elita", "sentix"} <= set(resources):
+            options.append((word, "elitaValue", "sentixValue"))
+        if resources:
+            options.append((word, *full))
     return _unique([tuple(_unique(list(o))) for o in options])
 
 
@@ -249,7 +259,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
             if "top" in ops:
                 k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
-                                             order=(("count", "ascending" not in ops),), limit=k))
+                                             order=(("count", "ascending" not in ops), (key, False)), limit=k))
     if per_word and threshold is not None and s.comparison and not base.words.forms:
         op = ">" if s.comparison == ">=" else "<"
         for strict in (op, op + "="):
@@ -265,7 +275,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
             plans.append(base.with_block(columns=shown))
             if "top" in ops and value and "polarityValue" in shown:
                 k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 10))
-                plans.append(base.with_block(columns=shown, order=(("polarityValue", "ascending" not in ops),),
+                plans.append(base.with_block(columns=shown, order=(("polarityValue", "ascending" not in ops),
+                                                                   (shown[0], False)),
                                              limit=k))
     return plans
 
@@ -274,13 +285,13 @@ def _top_counts(base: Plan, s: Signals, counted: str | None) -> list[Plan]:
     """"The five words with the most translations", "the emotion with the most words": a count per word (or per
     emotion), the top k of its order."""
     k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
-    order = (("count", "ascending" not in s.operators),)
     pairs = [("italianWord", counted)] if counted else []
     if any(j.resource == "elita" and j.mode == "has" and not j.emotions for j in base.joins):
         pairs.append(("emotionLabel", "lemma"))
     return [base.with_block(operator="group", columns=(key,), aggregates=(Aggregate("count", thing, "count",
                                                                                     distinct=True),),
-                            order=order, limit=k) for key, thing in pairs]
+                            order=(("count", "ascending" not in s.operators), (key, False)), limit=k)
+            for key, thing in pairs]
 
 
 def _computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
@@ -297,7 +308,7 @@ def _computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
         k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
         longest = "ascending" not in s.operators
         for shown in (("italianWord", "length"), ("italianWord",)):
-            plans.append(base.with_block(columns=shown, order=(("length", longest),), limit=k))
+            plans.append(base.with_block(columns=shown, order=(("length", longest), ("italianWord", False)), limit=k))
     return plans
 
 

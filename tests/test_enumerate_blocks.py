@@ -40,12 +40,12 @@ def test_come_and_compare_ask_nothing_inside_a_yes_no_question():
     ("Quante voci lessicali ha ciascun lessico?",
      "catalog lexicons | group by lexicon count distinct(entry) as count"),
     ("Quali sono le cinque parole italiane con più traduzioni in parmigiano?",
-     "words | with parmigiano | group by italianWord count distinct(parmigianoEntry) as count | order count desc"
-     " | limit 5"),
+     "words | with parmigiano | group by italianWord count distinct(parmigianoEntry) as count | order count desc,"
+     " italianWord | limit 5"),
     ("Quali categorie grammaticali hanno meno di 20 lemmi?",
      "lemmas | group by pos count distinct(lemma) as count | having count < 20"),
     ("Quanti lemmi ci sono per ogni lettera iniziale?", "lemmas | group by initial count distinct(lemma) as count"),
-    ("Which are the three longest verbs?", "verb words | list italianWord, length | order length desc | limit 3"),
+    ("Which are the three longest verbs?", "verb words | list italianWord, length | order length desc, italianWord | limit 3"),
     ("Quante voci di ELITA sono positive, negative o neutre?",
      "words | with elita | group by polarity count distinct(lemma) as count"),
     ("Parole che ELITA lega all'Amore ma non alla Gioia", "words | with elita (Amore, not Gioia) | list italianWord"),
@@ -57,7 +57,7 @@ def test_come_and_compare_ask_nothing_inside_a_yes_no_question():
     ("Quali oggetti hanno una «tastiera» tra le loro parti?",
      "words written 'tastiera' | CompL-it senses | holonyms | list wholeWord"),
     ("Quale emozione ELITA ha più parole associate?",
-     "words | with elita | group by emotionLabel count distinct(lemma) as count | order count desc | limit 1"),
+     "words | with elita | group by emotionLabel count distinct(lemma) as count | order count desc, emotionLabel | limit 1"),
 ])
 def test_the_enumerator_counts_catalogs_ranks_counts_and_filters_groups(question, plan_text, kb_store, lexicons):
     with enumeration_endpoint(kb_store) as pool:

@@ -66,6 +66,21 @@ def test_blocks_change_answers_as_they_say(endpoint):
     assert verbalize(OPERATORS["count"], "it") == "Parole italiane, che esprimono Tristezza in ELITA, contati"
 
 
+def test_a_narrowed_parmigiano_join_tests_the_lexicon_and_reads_back_as_the_same_join(endpoint):
+    named = Plan(words=Words(forms=("cane",)), joins=(Join("parmigiano"),), columns=("parmigianoWord",))
+    sparql = compile_plan(named)
+    assert "FILTER EXISTS { <http://liita.it/data/id/LexicalReources/DialettoParmigiano/Lexicon> lime:entry" in sparql
+    assert parse_plan(sparql) == named
+    joined = sparql.replace("FILTER EXISTS { ", "").replace("?italianEntry }", "?italianEntry .")
+    assert "FILTER EXISTS" not in joined and parse_plan(joined) == named
+    rows = endpoint.execute(sparql).rows
+    assert rows and set(rows) == set(endpoint.execute(joined).rows)
+    unnamed = Plan(joins=(Join("parmigiano"),), columns=("italianWord",))  # no narrowing: the plain join
+    assert "FILTER EXISTS" not in compile_plan(unnamed) and parse_plan(compile_plan(unnamed)) == unnamed
+    sicilian = named.with_block(joins=(Join("sicilian"),), columns=("sicilianWord",))
+    assert "FILTER EXISTS" not in compile_plan(sicilian)
+
+
 GOLD = ["dia-002", "dia-008", "dia-023", "sen-004", "sen-007", "sen-022", "sen-038", "sen-049", "lem-029", "lem-035",
         "lem-053", "lem-068", "sns-001", "sns-025", "sns-048", "sns-095", "sns-114", "lem-071", "lem-074"]
 

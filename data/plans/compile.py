@@ -135,8 +135,9 @@ def _sentix_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
 def _dialect_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
     dialect = join.resource
     entry = names.italian_entry(dialect)
+    member = f"<{LEXICONS[dialect]}> lime:entry {entry}"
     lines = [f"{entry} ontolex:canonicalForm ?lemma ; vartrans:translatableAs ?{dialect}Entry .",
-             f"<{LEXICONS[dialect]}> lime:entry {entry} ."]
+             f"FILTER EXISTS {{ {member} }}" if _narrowed(names.plan, join) else member + " ."]
     word_role = f"{dialect}Word"
     lemma_parts = []
     if join.form:
@@ -158,6 +159,19 @@ def _dialect_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
         value = literal(join.note, "it") if join.note else f"?{dialect}Note"
         lines.append(f"?{dialect}Entry rdfs:comment {value} .")
     return lines
+
+
+def _narrowed(plan: Plan, join: Join) -> bool:
+    """Whether the Parmigiano lexicon's membership is better asked as a test than as a join. The store starts from
+    a constant subject: the lexicon's whole entry list (8,489 entries, 0.5-1 s) before a named word, a part of
+    speech, a CompL-it relation, an emotion or a polarity class narrows it; tested on the entries found first, the
+    same answer comes in 0.01-0.1 s (train's gold plans, measured). An unnamed set is faster started from the list,
+    and so is the Sicilian one (219 entries) always."""
+    if join.resource != "parmigiano" or join.mode != "has":
+        return False
+    others = [j for j in plan.joins if j is not join]
+    return bool(plan.words.forms or plan.words.pos or plan.senses is not None or join.form or join.pos
+                or join.note is not None or any(j.emotions or j.polarity or j.form for j in others))
 
 
 BLOCKS = {"elita": _elita_block, "sentix": _sentix_block, "sicilian": _dialect_block, "parmigiano": _dialect_block}

@@ -154,8 +154,32 @@ def _filters(expr, pattern: Pattern) -> None:
                     raise Unparsed("a NOT EXISTS with more than triples")
                 group.extend(tuple(t) for t in part.triples or [])
         pattern.not_exists.append(group)
+    elif name == "Builtin_EXISTS" and _membership(expr.graph) is not None:
+        for triple in _membership(expr.graph):  # one variable, tested: the same rows as a join, read in its place
+            at = max((i + 1 for i, t in enumerate(pattern.triples) if t[0] == triple[2]), default=len(pattern.triples))
+            pattern.triples.insert(at, triple)
     else:
         pattern.filters.append(expr)
+
+
+def _membership(graph) -> list[tuple] | None:
+    """The triples of `FILTER EXISTS { <lexicon> lime:entry ?entry }` (constant subject and property), or None."""
+    from rdflib import URIRef, Variable
+
+    triples: list[tuple] = []
+    try:
+        if getattr(graph, "part", None) is None:  # translated already: an algebra node
+            _walk(graph, Pattern(), triples)
+        else:
+            for part in graph.part:
+                if part.name != "TriplesBlock":
+                    return None
+                triples.extend(tuple(t) for t in part.triples or [])
+    except Unparsed:
+        return None
+    ok = triples and all(isinstance(s, URIRef) and str(p) == "http://www.w3.org/ns/lemon/lime#entry"
+                         and isinstance(o, Variable) for s, p, o in map(tuple, triples))
+    return [tuple(t) for t in triples] if ok else None
 
 
 def read_query(sparql: str) -> tuple[Modifiers, Pattern]:

@@ -234,7 +234,9 @@ def _polarity(triples: _Triples, entry, predicate, found: Found, resource: str) 
 
 def _dialects(triples: _Triples, lemma, found: Found) -> None:
     """Each Italian entry translated into a dialect: the dialect named by the lexicon that lists the entry, or by
-    the lemma bank the dialect lemma is part of."""
+    the lemma bank the dialect lemma is part of. Two dialects are read in one order (Parmigiano, then Sicilian),
+    whatever order the query's triples come in."""
+    before = len(found.joins)
     for italian_entry, _, _ in [t for t in triples.left if t[1] == TRANSLATABLE]:
         if not triples.take(italian_entry, CANONICAL, lemma):
             raise Unparsed("a dialect entry not joined on the lemma")
@@ -267,6 +269,7 @@ def _dialects(triples: _Triples, lemma, found: Found) -> None:
             if role.startswith("dialect"):
                 found.roles[var] = dialect + role[len("dialect"):]
         found.joins.append(Join(dialect, form=form, pos=pos, note=note))
+    found.joins[before:] = sorted(found.joins[before:], key=lambda j: j.resource)
 
 
 def _optional(group: list[tuple], lemma, found: Found) -> None:
