@@ -221,7 +221,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                   if any(j.resource in ("elita", "sentix") for j in base.joins)), None)
     per_word = next((f"{j.resource}Entry" if j.resource in DIALECTS else "emotion" for j in base.joins
                      if j.mode == "has" and (j.resource in DIALECTS or (j.resource == "elita" and not j.emotions))),
-                    None)
+                    counted if base.senses is not None else None)  # "nouns with more than ten senses"
     threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None)
     if "top" in ops and "count" not in ops and not base.words.forms and not (value and (s.values or s.polarity)):
         plans += _top_counts(base, s, per_word or (counted if base.senses is not None else None))
@@ -269,6 +269,10 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     if "count" in ops and len(base.words.forms) > 1:  # "confronta il numero di sensi di cane, gatto e cavallo"
         aggregate = Aggregate("count", counted, "count", distinct=True)
         plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,)))
+    if "average" in ops and value and "group" not in ops:  # "the mean Sentix polarity of nouns": one row
+        average_of = "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue"
+        plans.append(base.with_block(operator="count", columns=(), aggregates=(Aggregate("avg", average_of,
+                                                                                       "average"),)))
     plans += _optional_notes(base, s)
     if "ask" not in ops or len(plans) < 2:
         for shown in columns(base, s):

@@ -93,6 +93,10 @@ def _asks_what(text: str, wh: list[str]) -> bool:
     return any(_has(opening if w.strip() in _WEAK_WH else text, w.strip(), whole=True) for w in wh)
 
 
+def _quoted(question: str, form: str) -> bool:
+    return bool(re.search(r"[«\"“'‘]\s*" + re.escape(form) + r"\s*[»\"”'’]", question, re.IGNORECASE))
+
+
 def _numbers(text: str) -> list[float]:
     values = [float(m.group(1).replace(",", ".")) for m in _NUMBER.finditer(text)]
     values += [float(NUMBER_WORDS[w]) for w in re.findall(r"[a-zà-ù]+", text) if w in NUMBER_WORDS]
@@ -113,8 +117,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                                         dialect_lexicons or {}):
             if grounded.known and grounded.dialect:
                 dialect_forms.append((grounded.dialect, grounded.form))
-            elif grounded.known:
-                forms.append(grounded.form)
+            elif grounded.known and (grounded.form.lower() not in cues["stop"] or _quoted(question, grounded.form)):
+                forms.append(grounded.form)  # "Quale parola ha più sensi": no question is about the word «ha»
     else:
         forms = list(analysis.entities)
     affixes = _affixes(text, cues["affixes"]) + [("suffix", m) for m in re.findall(r"(?<![\w-])-([^\W\d_]+)", text)]
@@ -146,6 +150,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if question.rstrip().endswith("?") and not _asks_what(text, cues["wh"]):
         operators.add("ask")  # a question with no question word: a yes/no question
     comparison = "<=" if any(_has(text, c) for c in LESS) else ">=" if any(_has(text, c) for c in GREATER) else None
+    if comparison and _numbers(text) and re.search(r"\b(?:più|meno|more|fewer|less) (?:di|than) ", text):
+        operators -= {"top", "descending", "ascending"}  # "hanno più di dieci sensi": a threshold, not the most
     if not dialect_forms and lexicon is not None:
         dialect_forms = _dialect_words(question, [r for r in resources if r in ("sicilian", "parmigiano")], lexicon,
                                        dialect_lexicons or {})

@@ -58,6 +58,15 @@ def test_come_and_compare_ask_nothing_inside_a_yes_no_question():
      "words written 'tastiera' | CompL-it senses | holonyms | list wholeWord"),
     ("Quale emozione ELITA ha più parole associate?",
      "words | with elita | group by emotionLabel count distinct(lemma) as count | order count desc, emotionLabel | limit 1"),
+    ("Quanti sostantivi hanno più di dieci sensi?",  # "più di" a threshold, not "the most"
+     "words | CompL-it senses (noun) | group by italianWord count distinct(sense) as count | having count > 10"),
+    ("Qual è l'emozione più frequente tra i verbi?",
+     "verb words | with elita | group by emotionLabel count distinct(lemma) as count | order count desc, emotionLabel"
+     " | limit 1"),
+    ("Confronta la polarità di «paura» in ELITA e in Sentix.",
+     "words written 'paura' | with elita | with sentix | list elitaValue, sentixValue"),
+    ("Quanti iponimi ha animale?",  # the word after "ha" is the one asked about
+     "words written 'animale' | CompL-it senses | hyponyms | count count distinct(hyponymWord) as count"),
 ])
 def test_the_enumerator_counts_catalogs_ranks_counts_and_filters_groups(question, plan_text, kb_store, lexicons):
     with enumeration_endpoint(kb_store) as pool:
@@ -76,3 +85,18 @@ def test_a_pool_of_workers_gives_the_candidates_of_one_worker_in_the_same_order(
     assert [c.fingerprint for c in pooled.candidates] == [c.fingerprint for c in alone.candidates]
     assert len(alone.candidates) >= 3 and (pooled.sets_tried, pooled.sets_pruned) == (alone.sets_tried,
                                                                                       alone.sets_pruned)
+
+
+def test_an_average_without_groups_is_one_row_and_a_verb_is_no_word_asked_about(endpoint, lexicons):
+    from nl2sparql.data.plans.compile import compile_plan
+    from nl2sparql.retrieval.blocks import operators
+    from nl2sparql.retrieval.enumerate import candidate_sets
+
+    signals = read_signals("Qual è la media della polarità Sentix degli avverbi?", *lexicons)
+    plans = [p for base in candidate_sets(signals)[:1] for p in operators(base, signals)]
+    average = next(p for p in plans if p.operator == "count" and p.aggregates[0].func == "avg")
+    assert average.text() == "adverb words | with sentix | count avg(polarityValue) as average"
+    value = float(endpoint.execute(compile_plan(average)).rows[0][0].value)
+    assert -1 < value < 1
+    assert read_signals("Quale parola ha più sensi in CompL-it?", *lexicons).forms == ()
+    assert read_signals("Che cosa significa «ha»?", *lexicons).forms == ("ha",)  # quoted: asked about

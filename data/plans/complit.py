@@ -34,7 +34,7 @@ def complit_lines(plan: Plan, roles: set[str], filters: list[str]) -> list[str]:
     roles = roles | set(senses.requires)
     needs_sense = relation or {"sense", "definition", "example"} & roles or any(
         a.role == "sense" for a in plan.aggregates)
-    if needs_sense:
+    if needs_sense or not word:  # nothing else said of the word: a CompL-it word is one with senses
         word.append("ontolex:sense ?sense")
     lines = []
     if len(plan.words.forms) > 1:
