@@ -110,7 +110,10 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     thresholds = [n for n in s.numbers if abs(n) <= 1 and (n != int(n) or s.values or s.exactly)]
     if value_role and thresholds:
         filters.append(Filter(value_role, "value", thresholds[0], "=" if s.exactly else s.comparison or ">="))
-    return [tuple(filters)] + ([()] if filters and not s.affixes and not s.length else [])
+    sets = [tuple(filters)] + ([()] if filters and not s.affixes and not s.length else [])
+    if "absent" in s.operators and s.affixes:  # "avverbi che non finiscono in -mente": the affix negated
+        sets.append(tuple(replace(f, negated=True) if f.kind != "value" else f for f in filters))
+    return sets
 
 
 def catalog_plans(s: Signals) -> list[Plan]:
@@ -226,7 +229,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     if "top" in ops and "count" not in ops and not base.words.forms and not (value and (s.values or s.polarity)):
         plans += _top_counts(base, s, per_word or (counted if base.senses is not None else None))
     plans += _computed(base, s, counted)
-    if "group" in ops or ("count" in ops and "top" in ops):
+    top_groups = "top" in ops and not base.words.forms and not (value and (s.values or s.polarity))
+    if "group" in ops or ("count" in ops and "top" in ops) or top_groups:  # "the part of speech with most lemmas"
         keys = []
         if not base.words.pos and base.senses is None:
             keys.append("pos")
@@ -266,9 +270,12 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
             aggregate = Aggregate("count", per_word, "count", distinct=True)
             plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,),
                                          having=Filter("count", "value", threshold, strict)))
-    if "count" in ops and len(base.words.forms) > 1:  # "confronta il numero di sensi di cane, gatto e cavallo"
-        aggregate = Aggregate("count", counted, "count", distinct=True)
+    if ops & {"count", "top"} and len(base.words.forms) > 1:  # "confronta il numero di sensi di cane, gatto e
+        aggregate = Aggregate("count", counted, "count", distinct=True)  # cavallo", "quale tra … ha più sensi"
         plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,)))
+        if "top" in ops:
+            plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,),
+                                         order=(("count", "ascending" not in ops), ("italianWord", False)), limit=1))
     if "average" in ops and value and "group" not in ops:  # "the mean Sentix polarity of nouns": one row
         average_of = "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue"
         plans.append(base.with_block(operator="count", columns=(), aggregates=(Aggregate("avg", average_of,

@@ -99,6 +99,8 @@ def _quoted(question: str, form: str) -> bool:
 
 def _numbers(text: str) -> list[float]:
     values = [float(m.group(1).replace(",", ".")) for m in _NUMBER.finditer(text)]
+    if re.search(r"\b(?:più|meno) di (?:una|uno|un)\b|\b(?:more|fewer|less) than one\b", text):
+        values.append(1.0)  # "più di una voce"
     values += [float(NUMBER_WORDS[w]) for w in re.findall(r"[a-zà-ù]+", text) if w in NUMBER_WORDS]
     return list(dict.fromkeys(values))
 
@@ -125,6 +127,9 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     classes = _classes(text, cues["classes"])
     affixes = [a for a in dict.fromkeys(affixes) if not any(a[1].startswith(c.split()[0]) for c in classes)]
     affixes += [tuple(cues["classes"][c]) for c in classes]
+    doubled = re.findall(r"(?<![\w])(?:doppi[ae]|double) ([^\W\d_])(?![\w])", text)  # "la doppia z": "zz"
+    affixes = [a for a in affixes if a[1] not in ("doppia", "doppie", "double")] + [("contains", x * 2)
+                                                                                   for x in doubled]
     affixes = list(dict.fromkeys(affixes))
     affix_values = {value for _, value in affixes}
     forms = [f for f in forms if f.lower() not in affix_values]

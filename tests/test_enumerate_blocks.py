@@ -65,6 +65,12 @@ def test_come_and_compare_ask_nothing_inside_a_yes_no_question():
      " | limit 1"),
     ("Confronta la polarità di «paura» in ELITA e in Sentix.",
      "words written 'paura' | with elita | with sentix | list elitaValue, sentixValue"),
+    ("Quale parte del discorso ha più lemmi?",  # the most, with no count word
+     "lemmas | group by pos count distinct(lemma) as count | order count desc, pos | limit 1"),
+    ("Quali avverbi non finiscono in -mente?", "adverb words | italianWord not ends with 'mente' | list italianWord"),
+    ("Quante preposizioni ci sono?", "adposition words | count count distinct(lemma) as count"),
+    ("Quali parole hanno più di una voce in ELITA?",
+     "words | with elita | group by italianWord count distinct(emotion) as count | having count > 1"),
     ("Quanti iponimi ha animale?",  # the word after "ha" is the one asked about
      "words written 'animale' | CompL-it senses | hyponyms | count count distinct(hyponymWord) as count"),
 ])
@@ -100,3 +106,10 @@ def test_an_average_without_groups_is_one_row_and_a_verb_is_no_word_asked_about(
     assert -1 < value < 1
     assert read_signals("Quale parola ha più sensi in CompL-it?", *lexicons).forms == ()
     assert read_signals("Che cosa significa «ha»?", *lexicons).forms == ("ha",)  # quoted: asked about
+
+
+def test_letters_doubled_in_words_and_conjunctions_of_both_kinds():
+    assert read_signals("Quante parole contengono la doppia z?").affixes == (("contains", "zz"),)
+    assert read_signals("Which words contain a double t?").affixes == (("contains", "tt"),)
+    assert read_signals("Quali congiunzioni ci sono?").pos == ("coordinating_conjunction", "subordinating_conjunction")
+    assert read_signals("Quali risorse lessicali sono presenti?").catalogs == ("lexicons",)
