@@ -242,6 +242,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
             keys.append("posLabel")
         if base.senses is not None or not keys:
             keys.append("italianWord")
+        named = {"posLabel" if k == "pos" and base.senses is not None else k for k in s.keys}
+        keys.sort(key=lambda k: k not in named)  # the keys the question names first (a stable sort)
         for key in keys[:3]:
             aggregate = Aggregate("count", counted, "count", distinct=True)
             if "average" in ops and value:  # an average asked: its groups first, the plain count after

@@ -54,6 +54,7 @@ class Signals:
     lemma_kind: str | None = None  # "Lemma" / "Hypolemma" when the question says so
     computed: tuple[str, ...] = ()  # computed roles named: "initial" (a group key), "length" (an order)
     optional: bool = False  # "with any usage note", "if it has one": a column shown where present
+    keys: tuple[str, ...] = ()  # group keys named ("per classe di polarità"): asked before the others
 
 
 def _hits(text: str, table: dict[str, list[str]], whole: bool = False) -> tuple[str, ...]:
@@ -183,6 +184,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    examples=any(_has(text, c) for c in cues["examples"]), catalogs=_hits(text, cues["catalogs"]),
                    values=any(_has(text, c) for c in cues["values"]), computed=_hits(text, cues["computed"]),
                    optional=any(_has(text, c) for c in cues["optional"]),
+                   keys=tuple(k for k, words in cues["keys"].items() if k != "about" and any(_has(text, w)
+                                                                                            for w in words)),
                    exactly=any(_has(text, c) for c in ("esattamente", "exactly", "pari a", "equal to", "uguale")))
 
 
