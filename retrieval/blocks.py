@@ -110,7 +110,9 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     thresholds = [n for n in s.numbers if abs(n) <= 1 and (n != int(n) or s.values or s.exactly)]
     if value_role and thresholds:
         filters.append(Filter(value_role, "value", thresholds[0], "=" if s.exactly else s.comparison or ">="))
-    sets = [tuple(filters)] + ([()] if filters and not s.affixes and not s.length else [])
+    # "contiene la banca dei lemmi": a word after "contains" may name no letters at all
+    loose = s.affixes and all(kind == "contains" and len(value) >= 4 for kind, value in s.affixes)
+    sets = [tuple(filters)] + ([()] if filters and (loose or not s.affixes) and not s.length else [])
     if "absent" in s.operators and s.affixes:  # "avverbi che non finiscono in -mente": the affix negated
         sets.append(tuple(replace(f, negated=True) if f.kind != "value" else f for f in filters))
     return sets
@@ -190,7 +192,7 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
         if not resources:  # the word itself, as the lemma bank writes it ("il lemma aggettivale «bello»")
             options += [("italianWord",), ("italianWord", "pos")]
     else:
-        options += [(word,), (word, *attributes)] + ([(word, "pos")] if not plan.words.pos else [])
+        options += [(word,), (word, *attributes)] + ([(word, "pos")] if len(plan.words.pos) != 1 else [])
         if "sentix" in resources:
             options.append((word, *[a for r in resources if r != "elita" for a in (
                 _value_roles(plan, "sentix") if r == "sentix" else LOOKUP[r])]))
