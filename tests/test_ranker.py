@@ -179,6 +179,7 @@ def test_optimize_run_ranker_writes_a_version_that_ranks_and_resumes_from_its_li
     from click.testing import CliRunner
 
     from nl2sparql.cli import main
+    from nl2sparql.eval.journal import code_fingerprint
     from nl2sparql.paths import HOME_ENV
 
     monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
@@ -200,6 +201,12 @@ def test_optimize_run_ranker_writes_a_version_that_ranks_and_resumes_from_its_li
     assert again.exit_code == 0, again.output
     assert {name: (lists / f"{name}.jsonl").read_text() for name in ("train", "dev")} == made  # lists reused
     assert json.loads(again.output[again.output.index("{"):])["version"] != manifest["version"]
+    assert lists.name.endswith(code_fingerprint())  # lists are named by the code that enumerated them
+    monkeypatch.setattr("nl2sparql.eval.journal.code_fingerprint", lambda: "another-enumerator")
+    third = CliRunner().invoke(main, [*args, "--resume", "--dev-limit", "1"])
+    assert third.exit_code == 0, third.output
+    fresh = [p for p in (tmp_path / "home" / "ranker").iterdir() if p.name.endswith("-another-enumerator")]
+    assert len(fresh) == 1 and len((fresh[0] / "train.jsonl").read_text().splitlines()) == 6  # built anew
 
 
 def test_thresholds_replay_the_choice_and_prefer_the_faster_of_equals():
