@@ -9,27 +9,13 @@ cut short by a kill is dropped. The finished report replaces the journal.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
 from typing import Any
 
+from nl2sparql.artifacts.code import code_fingerprint  # noqa: F401  (the eval's own name for it)
 from nl2sparql.eval.scoring.scored import ScoredQuestion
-
-# What decides the answers and their scores: a journal written by other code is not resumed. The dataset is in
-# too: its train records are the examples the program retrieves, and its ASK twins pair the scores.
-_BEHAVIOUR = ("kb/**/*.py", "retrieval/*.py", "signatures/*.py", "modules/*.py", "data/constraints/*", "data/plans/*",
-              "data/*.json", "data/dataset/*.jsonl", "artifacts/store/**/*.json", "eval/scoring/*.py")
-
-
-def code_fingerprint(root: Path | None = None) -> str:
-    """A hash of the source and data files that decide the program's answers and their scores."""
-    root = root or Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256()
-    for path in sorted({p for pattern in _BEHAVIOUR for p in root.glob(pattern) if p.is_file()}):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:12]
 
 
 def journal_path(report_path: Path) -> Path:

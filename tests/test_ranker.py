@@ -202,7 +202,7 @@ def test_optimize_run_ranker_writes_a_version_that_ranks_and_resumes_from_its_li
     assert {name: (lists / f"{name}.jsonl").read_text() for name in ("train", "dev")} == made  # lists reused
     assert json.loads(again.output[again.output.index("{"):])["version"] != manifest["version"]
     assert lists.name.endswith(code_fingerprint())  # lists are named by the code that enumerated them
-    monkeypatch.setattr("nl2sparql.eval.journal.code_fingerprint", lambda: "another-enumerator")
+    monkeypatch.setattr("nl2sparql.artifacts.code.code_fingerprint", lambda: "another-enumerator")
     third = CliRunner().invoke(main, [*args, "--resume", "--dev-limit", "1"])
     assert third.exit_code == 0, third.output
     fresh = [p for p in (tmp_path / "home" / "ranker").iterdir() if p.name.endswith("-another-enumerator")]

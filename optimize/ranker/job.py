@@ -47,7 +47,7 @@ class RankerJob:
 
 def work_dir(home: Path, kb_fingerprint: str, code: str) -> Path:
     """Lists depend on the questions, the KB and the enumerator: the folder is named by the KB and the program's
-    code (`eval.journal.code_fingerprint`, which covers the enumerator, its cues and the plans), so lists made by
+    code (`artifacts.code.code_fingerprint`, which covers the enumerator, its cues and the plans), so lists made by
     another enumerator are never reused; within the folder a list is reused for the same question key (--resume)."""
     return home / "ranker" / f"{kb_fingerprint}-{code}"
 
@@ -161,7 +161,7 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
         raise DatasetError(f"no records in split {job.train_split if not train_records else job.dev_split}")
     with EmbeddedEndpoint(EndpointConfig(store_path=store)) as endpoint:
         fingerprint = endpoint.fingerprint()
-    from nl2sparql.eval.journal import code_fingerprint
+    from nl2sparql.artifacts.code import code_fingerprint
 
     work = work_dir(home, fingerprint, code_fingerprint())
     sources = {"train": questions_of(train_records, "train"), "dev": questions_as_evaluated(dev_records, "dev")}
