@@ -163,7 +163,7 @@ def _dialect_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
 
 def _narrowed(plan: Plan, join: Join) -> bool:
     """Whether the Parmigiano lexicon's membership is better asked as a test than as a join. The store starts from
-    a constant subject: the lexicon's whole entry list (8,489 entries, 0.5-1 s) before a named word, a part of
+    a constant subject: the lexicon's whole entry list (8,489 entries, 0.5-2.7 s) before a named word, a part of
     speech, a CompL-it relation, an emotion or a polarity class narrows it; tested on the entries found first, the
     same answer comes in 0.01-0.1 s (train's gold plans, measured). An unnamed set is faster started from the list,
     and so is the Sicilian one (219 entries) always."""

@@ -154,10 +154,8 @@ def _filters(expr, pattern: Pattern) -> None:
                     raise Unparsed("a NOT EXISTS with more than triples")
                 group.extend(tuple(t) for t in part.triples or [])
         pattern.not_exists.append(group)
-    elif name == "Builtin_EXISTS" and _membership(expr.graph) is not None:
-        for triple in _membership(expr.graph):  # one variable, tested: the same rows as a join, read in its place
-            at = max((i + 1 for i, t in enumerate(pattern.triples) if t[0] == triple[2]), default=len(pattern.triples))
-            pattern.triples.insert(at, triple)
+    elif name == "Builtin_EXISTS" and (member := _membership(expr.graph)) is not None:
+        pattern.triples.extend(member)  # one variable, tested: the same rows as a join
     else:
         pattern.filters.append(expr)
 
