@@ -270,8 +270,13 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                                              order=(("count", "ascending" not in ops), (key, False)), limit=k))
     if per_word and threshold is not None and s.comparison and not base.words.forms:
         op = ">" if s.comparison == ">=" else "<"
+        aggregate = Aggregate("count", per_word, "count", distinct=True)
+        # "quanti sostantivi hanno almeno dieci sensi": the words that pass, counted (per CompL-it word too)
+        keys = ("italianWord", "word") if "count" in ops and base.senses is not None else \
+            ("italianWord",) if "count" in ops else ()
         for strict in (op, op + "="):
-            aggregate = Aggregate("count", per_word, "count", distinct=True)
+            plans += [base.with_block(operator="count_groups", columns=(key,), aggregates=(aggregate,),
+                                      having=Filter("count", "value", threshold, strict)) for key in keys]
             plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,),
                                          having=Filter("count", "value", threshold, strict)))
     if ops & {"count", "top"} and len(base.words.forms) > 1:  # "confronta il numero di sensi di cane, gatto e

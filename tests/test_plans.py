@@ -39,6 +39,9 @@ OPERATORS = {
     "meta": Plan(meta="emotions", columns=("emotionLabel",)),
     "dialect bank": Plan(words=Words(bank="sicilian", pos=("verb",)), columns=("sicilianWord",),
                          filters=(Filter("sicilianWord", "suffix", "ari"),)),
+    "count groups": Plan(senses=Senses(pos="noun"), operator="count_groups", columns=("italianWord",),
+                         aggregates=(Aggregate("count", "sense", "count", distinct=True),),
+                         having=Filter("count", "value", 2, ">=")),
 }
 
 
@@ -81,7 +84,17 @@ def test_a_narrowed_parmigiano_join_tests_the_lexicon_and_reads_back_as_the_same
     assert "FILTER EXISTS" not in compile_plan(sicilian)
 
 
-GOLD = ["dia-002", "dia-008", "dia-023", "sen-004", "sen-007", "sen-022", "sen-038", "sen-049", "lem-029", "lem-035",
+def test_groups_counted_are_the_rows_of_the_same_group_and_read_back(endpoint):
+    counted = OPERATORS["count groups"]
+    groups = endpoint.execute(compile_plan(counted.with_block(operator="group"))).rows
+    sparql = compile_plan(counted)
+    assert "GROUP BY ?italianWord" in sparql and sparql.count("SELECT") == 2
+    assert int(endpoint.execute(sparql).rows[0][0].value) == len(groups) > 0
+    assert parse_plan(sparql) == counted
+    assert verbalize(counted, "en").endswith("how many groups by written form have a count >= 2")
+
+
+GOLD = ["sns-038", "dia-002", "dia-008", "dia-023", "sen-004", "sen-007", "sen-022", "sen-038", "sen-049", "lem-029", "lem-035",
         "lem-053", "lem-068", "sns-001", "sns-025", "sns-048", "sns-095", "sns-114", "lem-071", "lem-074"]
 
 

@@ -236,8 +236,10 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
         columns += [_aggregate(a, names) for a in plan.aggregates]
         distinct = "DISTINCT " if plan.distinct and plan.operator == "list" else ""
         head = f"SELECT {distinct}{' '.join(columns)} WHERE {{"
+    if plan.operator == "count_groups":
+        head = f"SELECT {' '.join(names.var(c) for c in plan.columns)} WHERE {{"
     tail = []
-    if plan.operator == "group" and plan.columns:
+    if plan.operator in ("group", "count_groups") and plan.columns:
         tail.append("GROUP BY " + " ".join(names.var(c) for c in plan.columns))
     if plan.having is not None:
         having = plan.having
@@ -251,6 +253,9 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     if plan.limit is not None and plan.operator != "ask":
         tail.append(f"LIMIT {plan.limit}")
     query = "\n".join([head, body, "}", *tail])
+    if plan.operator == "count_groups":  # the groups that pass HAVING, counted by an outer query
+        inner = "\n".join("    " + line for line in query.splitlines())
+        query = f"SELECT (COUNT(*) AS ?count) WHERE {{\n  {{\n{inner}\n  }}\n}}"
     if not prefixes:
         return query
     used = [p for p in PREFIXES if f"{p}:" in query]

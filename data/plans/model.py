@@ -103,6 +103,8 @@ class Plan:
     filters: tuple[Filter, ...] = ()
     columns: tuple[str, ...] = ("italianWord",)  # roles shown (a list), or group keys (a group)
     optional_roles: tuple[str, ...] = ()  # columns shown only where the word has them (a usage note)
+    # list, count, ask, group; count_groups: how many groups of `columns` pass `having` (a subquery: "how many
+    # nouns have at least ten senses")
     operator: str = "list"
     aggregates: tuple[Aggregate, ...] = ()
     having: Filter | None = None  # on an aggregate's name
@@ -127,7 +129,8 @@ class Plan:
         parts += [_filter_text(f) for f in self.filters]
         shown = [c + ("?" if c in self.optional_roles else "") for c in self.columns]
         head = {"list": "list " + ", ".join(shown), "count": "count", "ask": "ask",
-                "group": "group by " + ", ".join(self.columns)}[self.operator]
+                "group": "group by " + ", ".join(self.columns),
+                "count_groups": "count groups by " + ", ".join(self.columns)}[self.operator]
         if self.aggregates:
             head += " " + ", ".join(f"{a.func}{' distinct' if a.distinct else ''}({a.role}) as {a.name}"
                                     for a in self.aggregates)

@@ -47,6 +47,7 @@ class Modifiers:
     aggregates: dict[Variable, Any] = field(default_factory=dict)  # __agg_n__ → rdflib aggregate
     named: dict[Variable, Variable] = field(default_factory=dict)  # output name → __agg_n__
     having: Any = None
+    subquery: Any = None  # the algebra of a subquery the whole query counts
 
 
 def _unwrap(node, mods: Modifiers):
@@ -190,8 +191,12 @@ def read_query(sparql: str) -> tuple[Modifiers, Pattern]:
     mods = Modifiers(form="ask" if algebra.name == "AskQuery" else "select")
     if algebra.name not in ("SelectQuery", "AskQuery"):
         raise Unparsed(f"a {algebra.name}")
+    node = _unwrap(algebra.p, mods)
+    if node.name == "ToMultiSet" and getattr(node.p, "name", "") != "values" and not mods.group:
+        mods.subquery = node.p  # "how many words have at least ten senses": groups counted by an outer query
+        return mods, Pattern()
     pattern = Pattern()
-    _walk(_unwrap(algebra.p, mods), pattern)
+    _walk(node, pattern)
     return mods, pattern
 
 
@@ -201,9 +206,38 @@ AGGREGATE_NAMES = {"Aggregate_Count": "count", "Aggregate_Avg": "avg", "Aggregat
 
 def parse_plan(sparql: str) -> Plan:
     """The plan a query says; Unparsed with the missing block where no plan says it."""
+    mods, pattern = read_query(sparql)
+    if mods.subquery is not None:
+        return _counted_groups(mods)
+    return _plan(mods, pattern)
+
+
+def _counted_groups(outer: Modifiers) -> Plan:
+    """A count over a subquery's groups that pass its HAVING: a `count_groups` plan."""
+    if outer.form != "select" or len(outer.aggregates) != 1 or outer.having is not None or outer.order:
+        raise Unparsed("a subquery other than groups counted")
+    (counted,) = outer.aggregates.values()
+    if AGGREGATE_NAMES.get(counted.name) != "count":
+        raise Unparsed("a subquery other than groups counted")
+    mods = Modifiers()
+    inner = _unwrap(outer.subquery, mods)
+    if not mods.group or mods.having is None or _shown_aggregates(mods) or mods.order or mods.limit:
+        raise Unparsed("a subquery other than groups counted")
+    pattern = Pattern()
+    _walk(inner, pattern)
+    plan = _plan(mods, pattern)
+    return plan.with_block(operator="count_groups", distinct=True)
+
+
+def _shown_aggregates(mods: Modifiers) -> list:
+    """The aggregates the query shows (a group key shown beside them is a SAMPLE rdflib adds, not one of them)."""
+    return [k for n, k in mods.named.items()
+            if not (mods.aggregates[k].name == "Aggregate_Sample" and mods.aggregates[k].vars == n)]
+
+
+def _plan(mods: Modifiers, pattern: Pattern) -> Plan:
     from nl2sparql.data.plans.recognize import recognize
 
-    mods, pattern = read_query(sparql)
     found = recognize(pattern)
     role = found.role
 
@@ -217,6 +251,12 @@ def parse_plan(sparql: str) -> Plan:
             raise Unparsed(f"an aggregate {aggregate.name}")
         target = "*" if aggregate.vars == "*" else role(aggregate.vars)
         aggregates.append(Aggregate(func, target, str(name), bool(aggregate.distinct)))
+    if mods.having is not None and not _shown_aggregates(mods):  # a subquery's HAVING on an aggregate not shown
+        hidden = mods.aggregates.get(getattr(mods.having, "expr", None))
+        if hidden is not None and AGGREGATE_NAMES.get(hidden.name):
+            target = "*" if hidden.vars == "*" else role(hidden.vars)
+            aggregates.append(Aggregate(AGGREGATE_NAMES[hidden.name], target, "count", bool(hidden.distinct)))
+            mods.named[Variable("count")] = mods.having.expr
     names = {a.name for a in aggregates}
     having = _having(mods, aggregates) if mods.having is not None else None
     order = []

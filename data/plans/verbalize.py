@@ -17,7 +17,7 @@ ROLES = {"italianWord": ("written form", "forma scritta"), "lemma": ("lemma", "l
          "definition": ("definition", "definizione"), "example": ("example", "esempio"), "sense": ("sense", "senso"),
          "hypernymWord": ("hypernym", "iperonimo"), "hyponymWord": ("hyponym", "iponimo"),
          "partWord": ("part", "parte"), "wholeWord": ("whole", "intero"), "synonymWord": ("synonym", "sinonimo"),
-         "antonymWord": ("antonym", "contrario"), "initial": ("initial letter", "lettera iniziale"),
+         "antonymWord": ("antonym", "contrario"), "word": ("CompL-it word", "parola di CompL-it"), "initial": ("initial letter", "lettera iniziale"),
          "length": ("length in letters", "lunghezza in lettere")}
 DIALECTS = {"sicilian": ("Sicilian", "siciliana", "siciliano"), "parmigiano": ("Parmigiano", "parmigiana",
                                                                                "parmigiano")}
@@ -127,8 +127,15 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
         text += ", counted" if en else ", contati"
     elif plan.operator == "group":
         text += (f", counted per {shown}" if en else f", contati per {shown}")
+    elif plan.operator == "count_groups" and plan.having is not None:
+        bound = f"{plan.having.op} {plan.having.value:g}"
+        text += (f", how many groups by {shown} have a count {bound}" if en
+                 else f", quanti gruppi per {shown} hanno un numero {bound}")
     elif shown:
         text += f": {shown}"
+    if plan.having is not None and plan.operator == "group":
+        text += (f" (only where the count is {plan.having.op} {plan.having.value:g})" if en
+                 else f" (solo dove il numero è {plan.having.op} {plan.having.value:g})")
     if plan.order and plan.limit:
         key, descending = plan.order[0]
         text += (f" (the first {plan.limit} by {name(key)}{', highest first' if descending else ''})"
