@@ -28,6 +28,8 @@ def word_sets(s: Signals) -> list[Words]:
     open_set = not s.forms or s.operators & {"group", "count"} or any(f.lower() in emotion_words for f in s.forms)
     forms = forms + [()] if open_set else forms
     pos = ([(p,) for p in s.pos[:2]] + ([tuple(s.pos[:3])] if len(s.pos) > 1 else []) + [()]) if s.pos else [()]
+    if len(s.pos) > 1 and s.operators & {"count", "group"}:  # "quanti nomi, verbi e aggettivi …": all of them first
+        pos = [pos[-2]] + pos[:-2] + [()]
     kinds = [s.lemma_kind, None] if s.lemma_kind else [None]
     if not s.lemma_kind and not s.forms and s.operators & {"count", "group"}:
         kinds.append("Lemma")  # a count of lemmas often means the typed ones
@@ -202,6 +204,8 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
             options.append((word, "elitaValue", "sentixValue"))
         if resources:
             options.append((word, *full))
+        if len(resources) > 1 and plan.words.bank not in DIALECTS:  # "gli avverbi di ELITA in parmigiano": one
+            options += [(word, *ATTRIBUTES[r]) for r in resources if r in DIALECTS]  # resource narrows, one is shown
     return _unique([tuple(_unique(list(o))) for o in options])
 
 
@@ -232,9 +236,10 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         plans += _top_counts(base, s, per_word or (counted if base.senses is not None else None))
     plans += _computed(base, s, counted)
     top_groups = "top" in ops and not base.words.forms and not (value and (s.values or s.polarity))
-    if "group" in ops or ("count" in ops and "top" in ops) or top_groups:  # "the part of speech with most lemmas"
+    per_pos = "count" in ops and len(base.words.pos) > 1  # "quanti nomi, verbi e aggettivi …": a count per each
+    if "group" in ops or ("count" in ops and "top" in ops) or top_groups or per_pos:  # "the POS with most lemmas"
         keys = []
-        if not base.words.pos and base.senses is None:
+        if (not base.words.pos or per_pos) and base.senses is None:
             keys.append("pos")
         if any(j.resource == "elita" and not j.emotions for j in base.joins):
             keys.append("emotionLabel")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import product
 
 from nl2sparql.data.plans.compile import compile_plan
@@ -133,12 +133,13 @@ def enumerate_plans(signals: Signals, endpoint, config: EnumerationConfig | None
     search = _Search(signals, endpoint, config, started)
     runs = [search.run(plan) for plan in catalog_plans(signals)]
     sets = candidate_sets(signals)[: config.max_sets]
-    width = max(1, int(getattr(endpoint, "width", 1)))
-    if width == 1:
-        per_set = [search.ask_set(base) for base in sets]
-    else:
-        with ThreadPoolExecutor(max_workers=width) as pool:
-            per_set = list(pool.map(search.ask_set, sets))
+    per_set = _ask_sets(search, sets, endpoint)
+    if signals.forms and not any(c for _, found in [("catalog", runs)] + per_set for c in found):
+        # nothing with the words it names: read it again without them ("i verbi siciliani del campione …": a
+        # common word the lemma bank also has is no word asked about), in what is left of the same budget
+        relaxed = _Search(replace(signals, forms=()), endpoint, config, started)
+        per_set += _ask_sets(relaxed, candidate_sets(relaxed.signals)[: config.max_sets], endpoint)
+        search.stopped = search.stopped or relaxed.stopped
     seen: set[str] = set()
     for outcome in [("catalog", runs)] + per_set:
         state, found = outcome
@@ -155,6 +156,14 @@ def enumerate_plans(signals: Signals, endpoint, config: EnumerationConfig | None
     out.stopped_early = search.stopped
     out.seconds = time.perf_counter() - started
     return out
+
+
+def _ask_sets(search: _Search, sets: list[Plan], endpoint) -> list[tuple[str, list]]:
+    width = max(1, int(getattr(endpoint, "width", 1)))
+    if width == 1:
+        return [search.ask_set(base) for base in sets]
+    with ThreadPoolExecutor(max_workers=width) as pool:
+        return list(pool.map(search.ask_set, sets))
 
 
 class _Search:

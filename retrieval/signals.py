@@ -66,17 +66,28 @@ def _has(text: str, cue: str, whole: bool = False) -> bool:
     return re.search(r"(?<![\w])" + re.escape(cue) + (r"(?![\w])" if whole else ""), text) is not None
 
 
-def _affixes(text: str, table: dict[str, list[str]]) -> list[tuple[str, str]]:
-    found = []
+_NAMES_A_WORD = {"parola", "parole", "word", "words", "lemma", "lemmi", "voce", "voci", "forma", "termine"}
+_QUOTED_LETTERS = re.compile(r"^\s*(?:[^\W\d_]+['’]?\s*){0,3}[«\"“]\s*-?([^\W\d_][\w'’]*?)-?\s*[»\"”]")
+
+
+def _affixes(text: str, table: dict[str, list[str]]) -> tuple[list[tuple[str, str]], set[str]]:
+    """(affixes, the words between a cue and its quoted letters: "il nesso «ggh»" names no word «nesso»)."""
+    found, glue = [], set()
     for kind, cues in table.items():
         for cue in cues:
             for match in re.finditer(r"(?<![\w])" + re.escape(cue) + r"\w*", text):
-                for token in _TOKEN.finditer(text[match.end():match.end() + 40]):
+                window = text[match.end():match.end() + 40]
+                quoted = _QUOTED_LETTERS.search(window)  # "contengono il nesso «ggh»": the quoted letters
+                if quoted and not _NAMES_A_WORD & set(window[:quoted.start(1)].split()):
+                    found.append((kind, quoted.group(1)))
+                    glue |= set(re.findall(r"[^\W\d_]+", window[:quoted.start(1)]))
+                    continue
+                for token in _TOKEN.finditer(window):
                     word = token.group(1).strip("'’")
                     if word and word not in _SKIP:
                         found.append((kind, word))
                         break
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(found)), glue
 
 
 def _classes(text: str, table: dict) -> list[str]:
@@ -96,6 +107,16 @@ def _asks_what(text: str, wh: list[str]) -> bool:
 
 def _quoted(question: str, form: str) -> bool:
     return bool(re.search(r"[«\"“'‘]\s*" + re.escape(form) + r"\s*[»\"”'’]", question, re.IGNORECASE))
+
+
+def _parts_of_speech(text: str, table: dict[str, list[str]]) -> tuple[str, ...]:
+    """The parts of speech named; one whose cue is only inside another's ("nomi" in "nomi propri") is not."""
+    found = _hits(text, table)
+
+    def inside(p: str, q: str) -> bool:
+        longer = [d for d in table[q] if d not in table[p] and any(c in d for c in table[p])]
+        return bool(longer) and not _hits(re.sub("|".join(map(re.escape, longer)), " ", text), {p: table[p]})
+    return tuple(p for p in found if not any(q != p and inside(p, q) for q in found))
 
 
 def _numbers(text: str) -> list[float]:
@@ -124,7 +145,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                 forms.append(grounded.form)  # "Quale parola ha più sensi": no question is about the word «ha»
     else:
         forms = list(analysis.entities)
-    affixes = _affixes(text, cues["affixes"]) + [("suffix", m) for m in re.findall(r"(?<![\w-])-([^\W\d_]+)", text)]
+    affixes, glue = _affixes(text, cues["affixes"])
+    affixes = affixes + [("suffix", m) for m in re.findall(r"(?<![\w-])-([^\W\d_]+)", text)]
     classes = _classes(text, cues["classes"])
     affixes = [a for a in dict.fromkeys(affixes) if not any(a[1].startswith(c.split()[0]) for c in classes)]
     affixes += [tuple(cues["classes"][c]) for c in classes]
@@ -133,7 +155,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                                                                                    for x in doubled]
     affixes = list(dict.fromkeys(affixes))
     affix_values = {value for _, value in affixes}
-    forms = [f for f in forms if f.lower() not in affix_values]
+    forms = [f for f in forms if f.lower() not in affix_values | glue]
     stop_forms = forms == []
     resources = list(_hits(text, cues["resources"]))
     for dialect in analysis.dialects:
@@ -163,7 +185,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                                        dialect_lexicons or {})
     kind = "Hypolemma" if re.search(r"hypolemm|ipolemm", text) else "Lemma" if re.search(r"\blemm", text) else None
     if stop_forms and lexicon is not None:
-        named = affix_values | {e.lower() for e in emotions}  # "joy (Gioia)" glosses an emotion, not a word
+        named = affix_values | glue | {e.lower() for e in emotions}  # "joy (Gioia)" glosses an emotion
         forms = [f for f in _content_words(question, text, cues, lexicon) if f.lower() not in named]
     if relations and not forms:  # "i sinonimi di paura … all'emozione Paura": the emotion's word is asked about too
         forms = [e.lower() for e in emotions if re.search(r"(?:\bdi|\bof) [«'\"]?" + e.lower() + r"\b", text)]
@@ -174,7 +196,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if any(_has(text, c) for c in cues["notes"]):
         notes = [q for q in analysis.entities if q.lower().startswith("usage:")] or [""]
         forms = [f for f in forms if not f.lower().startswith("usage:")]
-    return Signals(forms=tuple(dict.fromkeys(forms)), dialect_forms=tuple(dialect_forms), pos=_hits(text, cues["pos"]),
+    return Signals(forms=tuple(dict.fromkeys(forms)), dialect_forms=tuple(dialect_forms), pos=_parts_of_speech(text, cues["pos"]),
                    emotions=emotions, polarity=polarity, resources=tuple(resources),
                    relations=relations, operators=frozenset(operators), numbers=tuple(_numbers(text)),
                    affixes=tuple(affixes), comparison=comparison, notes=tuple(notes), lemma_kind=kind,

@@ -72,3 +72,34 @@ def test_plan_command_shows_candidates_as_json(kb_store):
     first = data["candidates"][0]
     assert first["en"].startswith("Italian verbs, that express Tristezza in ELITA") and first["rows"] > 0
     assert first["it"].startswith("Verbi italiani") and "SELECT" in first["sparql"]
+
+
+def test_quoted_letters_after_a_cue_are_the_affix_and_the_words_between_name_nothing(lexicons):
+    s = signals("Quali parole siciliane contengono il nesso «gn»?", lexicons)
+    assert s.affixes == (("contains", "gn"),) and "nesso" not in s.forms
+    s = signals("Quanti lemmi iniziano per ri e finiscono in «zione»?", lexicons)  # a quote further on is not its
+    assert s.affixes == (("prefix", "ri"), ("suffix", "zione"))
+    s = signals("Il lemmario parmigiano contiene la parola «càn»?", lexicons)  # a word named, not letters
+    assert ("contains", "càn") not in s.affixes
+
+
+def test_a_part_of_speech_whose_cue_is_inside_another_is_not_named_twice(lexicons):
+    assert signals("Which proper nouns express joy?", lexicons).pos == ("proper_noun",)
+    assert signals("Quali nomi propri esprimono gioia?", lexicons).pos == ("proper_noun",)
+    assert signals("Quanti nomi e nomi propri esprimono gioia?", lexicons).pos == ("noun", "proper_noun")
+
+
+def test_several_parts_of_speech_are_asked_together_and_counted_per_part(endpoint, lexicons):
+    found = enumerate_plans(signals("Quanti nomi e verbi esprimono tristezza in ELITA?", lexicons), endpoint)
+    texts = [c.plan.text() for c in found.candidates]
+    assert texts[0].startswith("noun/verb words"), texts
+    assert "noun/verb words | with elita (Tristezza) | group by pos count distinct(lemma) as count" in texts, texts
+
+
+def test_a_named_word_that_leaves_nothing_is_read_again_without_it(endpoint, lexicons):
+    question = "Quali verbi del cane esprimono tristezza in ELITA?"  # «cane» is no verb: every set with it is empty
+    s = signals(question, lexicons)
+    assert s.forms == ("cane",)
+    texts = [c.plan.text() for c in enumerate_plans(s, endpoint).candidates]
+    assert "verb words | with elita (Tristezza) | list italianWord" in texts, texts
+    assert not any("cane" in t for t in texts)

@@ -73,6 +73,8 @@ def test_come_and_compare_ask_nothing_inside_a_yes_no_question():
      "words | with elita | group by italianWord count distinct(emotion) as count | having count > 1"),
     ("Quanti sostantivi hanno almeno due sensi?",  # the words that pass a per-word count, counted
      "words | CompL-it senses (noun) | count groups by italianWord count distinct(sense) as count | having count >= 2"),
+    ("Come si dicono in siciliano le parole di ELITA?",  # ELITA narrows, the Sicilian word is shown
+     "words | with elita | with sicilian | list italianWord, sicilianWord"),
     ("Quanti iponimi ha animale?",  # the word after "ha" is the one asked about
      "words written 'animale' | CompL-it senses | hyponyms | count count distinct(hyponymWord) as count"),
 ])
