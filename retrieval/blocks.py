@@ -100,6 +100,8 @@ def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
         linked = ("related" if relation else "word") if joined else None
         depth = "any" if s.any_depth and relation else "one"
         options.append(Senses(pos=label, relation=relation, linked=linked, depth=depth))
+        if s.examples and not relation and "count" in s.operators:  # "quanti sensi … hanno un esempio"
+            options.append(Senses(pos=label, linked=linked, requires=("example",)))
     return _unique(options)
 
 
@@ -261,6 +263,10 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                     plans.append(base.with_block(operator="group", columns=(key,), aggregates=(entries, average)))
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate, average)))
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(average,)))
+                if "top" in ops:  # "l'emozione con le parole mediamente più positive"
+                    k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
+                    plans.append(base.with_block(operator="group", columns=(key,), aggregates=(average,),
+                                                 order=(("average", "ascending" not in ops), (key, False)), limit=k))
             plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,)))
             if key == "polarity" and len(base.joins) == 1:  # "quante voci …": the resource's entries counted
                 entries = Aggregate("count", f"{base.joins[0].resource}Entry", "count", distinct=True)
@@ -284,6 +290,11 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                                       having=Filter("count", "value", threshold, strict)) for key in keys]
             plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,),
                                          having=Filter("count", "value", threshold, strict)))
+            for dialect in [j.resource for j in base.joins if j.resource in DIALECTS and j.mode == "has"][:1]:
+                # "parole siciliane che traducono più di una parola italiana": per dialect word, its lemmas
+                plans.append(base.with_block(operator="group", columns=(f"{dialect}Word",), aggregates=(
+                    Aggregate("count", "lemma", "count", distinct=True),), having=Filter("count", "value", threshold,
+                                                                                          strict)))
     if ops & {"count", "top"} and len(base.words.forms) > 1:  # "confronta il numero di sensi di cane, gatto e
         aggregate = Aggregate("count", counted, "count", distinct=True)  # cavallo", "quale tra … ha più sensi"
         plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,)))

@@ -173,6 +173,9 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         resources.append("complit")
     operators = set(_hits(text, cues["operators"], whole=True))
     polarity = _hits(text, cues["polarity"])
+    if "average" in operators and not _hits(re.sub(r"\b(?:più|most|meno|least) (?:positiv|negativ)\w*", " ", text),
+                                              cues["polarity"]):
+        polarity = ()  # "mediamente più positive": the order of an average, not a polarity class
     if "count" in operators and len(polarity) > 1:  # "quante voci sono positive, negative o neutre": per class
         operators.add("group")
     if question.rstrip().endswith("?") and not _asks_what(text, cues["wh"]):

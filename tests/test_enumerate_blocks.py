@@ -75,6 +75,13 @@ def test_come_and_compare_ask_nothing_inside_a_yes_no_question():
      "words | CompL-it senses (noun) | count groups by italianWord count distinct(sense) as count | having count >= 2"),
     ("Come si dicono in siciliano le parole di ELITA?",  # ELITA narrows, the Sicilian word is shown
      "words | with elita | with sicilian | list italianWord, sicilianWord"),
+    ("Quale emozione ha le parole mediamente più positive in Sentix?",  # the average's order, not a class
+     "words | with elita | with sentix | group by emotionLabel avg(sentixValue) as average | order average desc,"
+     " emotionLabel | limit 1"),
+    ("Quanti sensi di «cane» hanno un esempio?",
+     "words written 'cane' | CompL-it senses | having an example | count count distinct(sense) as count"),
+    ("Quali parole siciliane traducono più di una parola italiana?",
+     "words | with sicilian | group by sicilianWord count distinct(lemma) as count | having count > 1"),
     ("Quanti iponimi ha animale?",  # the word after "ha" is the one asked about
      "words written 'animale' | CompL-it senses | hyponyms | count count distinct(hyponymWord) as count"),
 ])

@@ -161,6 +161,8 @@ def _senses_text(senses: Senses) -> str:
         text += f" | {senses.relation}s" + (" at any depth" if senses.depth == "any" else "")
         if senses.related_form:
             text += f" written '{senses.related_form}'"
+    if senses.requires:
+        text += " | having " + " and ".join(f"a{'n' if r[0] in 'aeiou' else ''} {r}" for r in senses.requires)
     if senses.linked:
         text += f" | linked to the lemma bank through the {senses.linked}"
     return text
