@@ -114,6 +114,8 @@ def test_gold_queries_round_trip_with_the_same_answer(record_id, endpoint):
     ("PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#> SELECT ?w WHERE { ?l ontolex:writtenRep ?w ; "
      "<http://example.org/p> ?o }", "outside the known blocks: \\?l <http://example.org/p> \\?o"),
     ("SELECT ?s WHERE { ?s <http://example.org/p> ?o }", "no single Italian lemma variable"),
+    ("PREFIX ontolex: <http://www.w3.org/ns/lemon/ontolex#> SELECT (MAX(STRLEN(STR(?w))) AS ?n) WHERE { "
+     "?lemma ontolex:writtenRep ?w }", "an aggregate over an expression"),
 ])
 def test_a_query_plans_cannot_say_names_the_missing_block(sparql, missing):
     with pytest.raises(Unparsed, match=missing):

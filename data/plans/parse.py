@@ -249,11 +249,14 @@ def _plan(mods: Modifiers, pattern: Pattern) -> Plan:
         func = AGGREGATE_NAMES.get(aggregate.name)
         if func is None:
             raise Unparsed(f"an aggregate {aggregate.name}")
+        if aggregate.vars != "*" and not isinstance(aggregate.vars, Variable):
+            raise Unparsed("an aggregate over an expression (MAX(STRLEN(…)))")
         target = "*" if aggregate.vars == "*" else role(aggregate.vars)
         aggregates.append(Aggregate(func, target, str(name), bool(aggregate.distinct)))
     if mods.having is not None and not _shown_aggregates(mods):  # a subquery's HAVING on an aggregate not shown
         hidden = mods.aggregates.get(getattr(mods.having, "expr", None))
-        if hidden is not None and AGGREGATE_NAMES.get(hidden.name):
+        if hidden is not None and AGGREGATE_NAMES.get(hidden.name) and (
+                hidden.vars == "*" or isinstance(hidden.vars, Variable)):
             target = "*" if hidden.vars == "*" else role(hidden.vars)
             aggregates.append(Aggregate(AGGREGATE_NAMES[hidden.name], target, "count", bool(hidden.distinct)))
             mods.named[Variable("count")] = mods.having.expr
