@@ -229,6 +229,15 @@ def _counted_groups(outer: Modifiers) -> Plan:
     return plan.with_block(operator="count_groups", distinct=True)
 
 
+def _target(aggregate, role) -> str:
+    """The role an aggregate is over (`*` for every row); Unparsed for an expression such as MAX(STRLEN(…))."""
+    if aggregate.vars == "*":
+        return "*"
+    if not isinstance(aggregate.vars, Variable):
+        raise Unparsed("an aggregate over an expression (MAX(STRLEN(…)))")
+    return role(aggregate.vars)
+
+
 def _shown_aggregates(mods: Modifiers) -> list:
     """The aggregates the query shows (a group key shown beside them is a SAMPLE rdflib adds, not one of them)."""
     return [k for n, k in mods.named.items()
@@ -249,16 +258,12 @@ def _plan(mods: Modifiers, pattern: Pattern) -> Plan:
         func = AGGREGATE_NAMES.get(aggregate.name)
         if func is None:
             raise Unparsed(f"an aggregate {aggregate.name}")
-        if aggregate.vars != "*" and not isinstance(aggregate.vars, Variable):
-            raise Unparsed("an aggregate over an expression (MAX(STRLEN(…)))")
-        target = "*" if aggregate.vars == "*" else role(aggregate.vars)
-        aggregates.append(Aggregate(func, target, str(name), bool(aggregate.distinct)))
+        aggregates.append(Aggregate(func, _target(aggregate, role), str(name), bool(aggregate.distinct)))
     if mods.having is not None and not _shown_aggregates(mods):  # a subquery's HAVING on an aggregate not shown
         hidden = mods.aggregates.get(getattr(mods.having, "expr", None))
-        if hidden is not None and AGGREGATE_NAMES.get(hidden.name) and (
-                hidden.vars == "*" or isinstance(hidden.vars, Variable)):
-            target = "*" if hidden.vars == "*" else role(hidden.vars)
-            aggregates.append(Aggregate(AGGREGATE_NAMES[hidden.name], target, "count", bool(hidden.distinct)))
+        if hidden is not None and AGGREGATE_NAMES.get(hidden.name):
+            aggregates.append(Aggregate(AGGREGATE_NAMES[hidden.name], _target(hidden, role), "count",
+                                        bool(hidden.distinct)))
             mods.named[Variable("count")] = mods.having.expr
     names = {a.name for a in aggregates}
     having = _having(mods, aggregates) if mods.having is not None else None
