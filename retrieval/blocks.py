@@ -8,6 +8,7 @@ from dataclasses import replace
 from itertools import product
 
 from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Join, Plan, Senses, Words
+from nl2sparql.kb.vocab import LIITA_LEMMA
 from nl2sparql.retrieval.signals import Signals
 
 DIALECTS = ("sicilian", "parmigiano")
@@ -102,7 +103,34 @@ def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
         options.append(Senses(pos=label, relation=relation, linked=linked, depth=depth))
         if s.examples and not relation and "count" in s.operators:  # "quanti sensi … hanno un esempio"
             options.append(Senses(pos=label, linked=linked, requires=("example",)))
+    if s.definition:  # "definiti come usurati": the senses whose definition says it first, related at any depth too
+        defined = [replace(o, requires=("definition",), defined="related" if o.relation else "word") for o in options]
+        options = defined + [replace(o, depth="any") for o in defined if o.relation] + options
     return _unique(options)
+
+
+def definition_filters(s: Signals, senses: Senses | None) -> list[Filter]:
+    """The filters on a CompL-it definition the question asks for, one at a time (each a candidate reading)."""
+    if senses is None or "definition" not in senses.requires:
+        return []
+    return [Filter("definition", kind, value) for kind, value in s.definition[:4]]
+
+
+def same_form_filters(s: Signals, plan: Plan) -> tuple[Filter, ...]:
+    """"Le traduzioni siciliane scritte esattamente come la parola italiana": a dialect word written as its Italian
+    one (the first dialect joined)."""
+    dialect = next((j.resource for j in plan.joins if j.resource in DIALECTS and j.mode == "has"), None)
+    if not s.same_form or dialect is None or plan.words.bank != "italian":
+        return ()
+    return (Filter(f"{dialect}Word", "same_as", "italianWord"),)
+
+
+def authentic_filters(s: Signals, plan: Plan) -> list[tuple[Filter, ...]]:
+    """"Lemmi LiITA autentici": the lemmas with LiITA's own IRIs (or, asked what lacks one, the others)."""
+    if not s.authentic or plan.words.bank != "italian" or (plan.senses is not None and not plan.senses.linked):
+        return [()]
+    authentic = Filter("lemma", "iri_prefix", LIITA_LEMMA)
+    return [(authentic,)] + ([(replace(authentic, negated=True),)] if "absent" in s.operators else [])
 
 
 def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tuple[Filter, ...]]:
@@ -176,12 +204,16 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
         definition = ("definition",)
         examples = ("example",) if s.examples else ()
         lookups = [a for r in resources for a in LOOKUP[r]]
-        options += [(word,), (word, *attributes)] + ([(word, *lookups)] if lookups else []) \
+        defined = [(word, "definition")] if "definition" in plan.senses.requires else []
+        options += [(word,), *defined, (word, *attributes)] + ([(word, *lookups)] if lookups else []) \
             if plan.senses.relation else [
+            *([("italianWord", "definition")] if "definition" in plan.senses.requires else []),  # "quali parole hanno …"
             definition + examples, ("italianWord", "definition"), ("sense", "definition")] + (
             [definition + examples + tuple(attributes)] if attributes else [])
         if plan.senses.relation and resources:  # each joined resource's label and value
             options.append((word, *full))
+        if plan.senses.linked and any(f.kind == "iri_prefix" for f in plan.filters):  # "quali sono veri lemmi"
+            options.append((word, "lemma"))
     elif plan.words.forms and len(plan.words.forms) == 1:
         lookup = [a for r in resources for a in (_value_roles(plan, r) if r == "sentix" else LOOKUP[r])] or ["pos"]
         if "elita" in resources and "sentix" not in resources:
@@ -194,7 +226,7 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
         if {"elita", "sentix"} <= set(resources):  # "la polarità di paura in ELITA e in Sentix": each one's value
             options += [("elitaValue", "sentixValue"), ("elitaPolarity", "elitaValue", "sentixPolarity", "sentixValue")]
         if not resources:  # the word itself, as the lemma bank writes it ("il lemma aggettivale «bello»")
-            options += [("italianWord",), ("italianWord", "pos")]
+            options += [("italianWord",), ("italianWord", "pos"), ("lemma", "pos")]
     else:
         options += [(word,), (word, *attributes)] + ([(word, "pos")] if len(plan.words.pos) != 1 else [])
         if "sentix" in resources:
@@ -225,6 +257,10 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                               if j.mode == "has" and (j.resource in DIALECTS or j.resource == "elita")]
         if base.words.bank in DIALECTS:
             things = [f"{base.words.bank}Lemma"]
+        if base.senses is not None and not base.senses.relation:  # "quanti verbi con una definizione": the words
+            things.append("word")
+        if any(j.resource == "elita" and j.mode == "has" for j in base.joins):  # "quante voci ELITA"
+            things.append("elitaEntry")
         for thing in _unique(things):
             plans.append(base.with_block(operator="count", columns=(),
                                          aggregates=(Aggregate("count", thing, "count", distinct=True),)))

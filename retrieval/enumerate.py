@@ -18,8 +18,8 @@ from nl2sparql.data.plans.compile import compile_plan
 from nl2sparql.data.plans.model import Plan, Senses, Words
 from nl2sparql.data.plans.verbalize import verbalize
 from nl2sparql.kb.endpoint import stop_by
-from nl2sparql.retrieval.blocks import (catalog_plans, filter_sets, join_sets, operators, senses_options,
-                                        word_sets)
+from nl2sparql.retrieval.blocks import (authentic_filters, catalog_plans, definition_filters, filter_sets, join_sets,
+                                        operators, same_form_filters, senses_options, word_sets)
 from nl2sparql.retrieval.signals import Signals
 
 
@@ -110,14 +110,17 @@ def candidate_sets(s: Signals) -> list[Plan]:
             continue
         if words.bank != "italian":
             joins = ()
-        for senses in senses_options(s, joined=bool(joins)):
+        for senses in senses_options(s, joined=bool(joins) or s.authentic):  # an IRI test needs the lemma
             if senses is not None and not senses.linked and (words.pos or words.kind or words.bank != "italian"):
                 continue  # the lemma bank is not joined: its part of speech or type would say nothing
             base = Plan(words=words, joins=joins, senses=senses)
             roles = [(w, v) for w in _word_roles(base)[: 2 if s.affixes else 1] for v in _value_roles(base)]
             for word_role, value_role in roles:
-                for filters in filter_sets(s, word_role, value_role):
-                    sets.append(base.with_block(filters=filters))
+                for filters, authentic in product(filter_sets(s, word_role, value_role), authentic_filters(s, base)):
+                    defined = definition_filters(s, senses)
+                    filters = filters + authentic + same_form_filters(s, base)
+                    sets += [base.with_block(filters=filters + (d,)) for d in defined] or [
+                        base.with_block(filters=filters)]
     if "ask" in s.operators and len(s.forms) > 1:  # "is X a hypernym of Y?": one named word on each side
         for relation in s.relations[:1]:
             for word, related in ((s.forms[1], s.forms[0]), (s.forms[0], s.forms[1])):

@@ -55,6 +55,9 @@ class Signals:
     computed: tuple[str, ...] = ()  # computed roles named: "initial" (a group key), "length" (an order)
     optional: bool = False  # "with any usage note", "if it has one": a column shown where present
     keys: tuple[str, ...] = ()  # group keys named ("per classe di polarità"): asked before the others
+    definition: tuple[tuple[str, str], ...] = ()  # (contains | prefix | suffix, text) a CompL-it definition must have
+    authentic: bool = False  # lemmas with LiITA's own IRIs ("lemmi LiITA autentici", "un vero lemma di LiITA")
+    same_form: bool = False  # a translation written as its Italian word ("si scrivono esattamente come")
 
 
 def _hits(text: str, table: dict[str, list[str]], whole: bool = False) -> tuple[str, ...]:
@@ -154,7 +157,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     affixes = [a for a in affixes if a[1] not in ("doppia", "doppie", "double")] + [("contains", x * 2)
                                                                                    for x in doubled]
     affixes = list(dict.fromkeys(affixes))
-    affix_values = {value for _, value in affixes}
+    definition, affixes = _definition_words(text, cues, affixes, {f.lower() for f in forms})
+    affix_values = {value for _, value in affixes} | {value for _, value in definition}
     forms = [f for f in forms if f.lower() not in affix_values | glue]
     stop_forms = forms == []
     resources = list(_hits(text, cues["resources"]))
@@ -169,6 +173,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         resources.insert(0, "elita")
     # no holonym or meronym in "part of speech", "parti del discorso"
     relations = _hits(re.sub(r"parts? of speech|part[ei] del discorso", " ", text), cues["relations"])
+    if not relations and re.search(r"(?<![\w])(?:sotto|under|below) (?:a |ad )?[«\"“]", text):
+        relations = ("hyponym",)  # "i veicoli sotto «veicolo» a qualunque profondità": a quoted word's hyponyms
     if relations and "complit" not in resources:
         resources.append("complit")
     operators = set(_hits(text, cues["operators"], whole=True))
@@ -211,7 +217,49 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    optional=any(_has(text, c) for c in cues["optional"]),
                    keys=tuple(k for k, words in cues["keys"].items() if k != "about" and any(_has(text, w)
                                                                                             for w in words)),
-                   exactly=any(_has(text, c) for c in ("esattamente", "exactly", "pari a", "equal to", "uguale")))
+                   exactly=any(_has(text, c) for c in ("esattamente", "exactly", "pari a", "equal to", "uguale")),
+                   definition=tuple(definition), authentic=any(_has(text, c) for c in cues["authentic"]),
+                   same_form=any(_has(text, c) for c in cues["same_form"]))
+
+
+_QUOTED = re.compile(r"[«\"“]\s*([^»\"”]+?)\s*[»\"”]")
+
+
+def _definition_words(text: str, cues: dict, affixes: list, named: set[str]) -> tuple[list, list]:
+    """What a CompL-it definition must say, and the affixes left to the word: after "definiti come", "parlano di",
+    "la cui definizione dice" the quoted text, else the first two content words of the clause (an unquoted plural
+    also as its singular: "definiti come usurati" is 'usurato'); an affix cue right after "una definizione che" is the
+    definition's ("comincia con «mammifero»")."""
+    stop = set(cues["stop"]) | set(_SKIP) | {"per", "della", "delle", "degli", "dello", "dei", "del", "che", "cui",
+                                             "essere", "being", "used", "from", "with", "that", "which"}
+    found: list[tuple[str, str]] = []
+    for cue in cues["definition"]["described"]:
+        for match in re.finditer(r"(?<![\w])" + cue + r"\s+", text):
+            window = re.split(r"[?.;,:()]", text[match.end():])[0]
+            quoted = _QUOTED.findall(window)
+            words = quoted[:2] or [w for w in re.findall(r"[^\W\d_][\w'’]*", window)
+                                   if len(w) > 3 and w not in stop and w not in named][:2]
+            for word in words:
+                found += [("contains", w) for w in ([word] if quoted else _singulars(word))]
+    kept = []
+    for kind, value in affixes:
+        cue_words = cues["affixes"].get(kind, [])
+        if kind in ("prefix", "suffix", "contains") and any(
+                re.search(r"(?<![\w])" + lead + re.escape(c), text) for lead in cues["definition"]["affixed"]
+                for c in cue_words):
+            found.append((kind, value))
+        else:
+            kept.append((kind, value))
+    return list(dict.fromkeys(found)), kept
+
+
+def _singulars(word: str) -> list[str]:
+    """An Italian plural and its singular, as a definition would use it ("usurati" → "usurato")."""
+    if len(word) > 4 and word.endswith("i"):
+        return [word, word[:-1] + "o"]
+    if len(word) > 4 and word.endswith("e") and not word.endswith("re"):
+        return [word, word[:-1] + "a"]
+    return [word]
 
 
 def _dialect_words(question: str, dialects: list[str], lexicon, dialect_lexicons: dict) -> list[tuple[str, str]]:
@@ -263,6 +311,6 @@ def signals_to_json(signals) -> dict[str, Any]:
 
 
 def signals_from_json(data: dict[str, Any]) -> Signals:
-    pairs = ("dialect_forms", "affixes")
+    pairs = ("dialect_forms", "affixes", "definition")
     return Signals(**{k: frozenset(v) if k == "operators" else tuple(tuple(x) for x in v) if k in pairs
                       else tuple(v) if isinstance(v, list) else v for k, v in data.items()})

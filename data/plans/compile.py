@@ -52,6 +52,7 @@ class _Names:
 
 def used_roles(plan: Plan) -> set[str]:
     roles = set(plan.columns) | {f.role for f in plan.filters} | {r for r, _ in plan.order}
+    roles |= {str(f.value) for f in plan.filters if f.kind == "same_as"}
     roles |= {a.role for a in plan.aggregates}
     if plan.words.forms:
         roles.add(f"{plan.words.bank}Word" if plan.words.bank in BANKS else "italianWord")
@@ -200,6 +201,7 @@ def filter_expression(f: Filter, names: _Names) -> str:
         "equals": lambda: f"{text} = {literal(str(value))}",
         "value": lambda: f"{var} {f.op} {number(float(value))}",
         "iri_prefix": lambda: f"STRSTARTS({text}, {literal(str(value))})",
+        "same_as": lambda: f"{text} = STR({names.var(str(value))})",
     }[f.kind]()
     return f"!({expression})" if f.negated else expression
 

@@ -65,6 +65,9 @@ def _number(term):
 
 def _relation(expr, found) -> Filter:
     left, op, right = expr.expr, expr.op, _number(expr.other)
+    if op == "=" and _text_of(left) != (None, False) and _text_of(right) != (None, False) \
+            and not isinstance(right, Literal) and not _text_of(left)[1] and not _text_of(right)[1]:
+        return Filter(found.role(_text_of(left)[0]), "same_as", found.role(_text_of(right)[0]))  # STR(?a) = STR(?b)
     if not isinstance(right, Literal):
         raise Unparsed("a comparison between two variables")
     inner = getattr(left, "name", "")

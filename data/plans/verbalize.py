@@ -91,7 +91,10 @@ def _filter(f: Filter, lang: str) -> str:
             "contains": ("containing", "che contengono"), "regex": ("matching", "che corrispondono a"),
             "length": (f"of length {f.op}", f"di lunghezza {f.op}"), "equals": ("written exactly", "scritti"),
             "value": (f"with {role_name(f.role, lang)} {f.op}", f"con {role_name(f.role, lang)} {f.op}"),
-            "iri_prefix": ("whose IRI starts with", "il cui IRI inizia con")}[f.kind][0 if en else 1]
+            "iri_prefix": ("whose IRI starts with", "il cui IRI inizia con"),
+            "same_as": ("written exactly as the", "scritti esattamente come")}[f.kind][0 if en else 1]
+    if f.kind == "same_as":
+        value = role_name(str(f.value), lang)
     if f.role not in ("italianWord", "lemma") and f.kind != "value":
         text = f"({role_name(f.role, lang)}) {text}"
     return ("not " if en else "non ") * f.negated + f"{text} {value}"
