@@ -270,6 +270,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                      if j.mode == "has" and (j.resource in DIALECTS or (j.resource == "elita" and not j.emotions))),
                     counted if base.senses is not None else None)  # "nouns with more than ten senses"
     threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None)
+    plain = base.words.bank == "italian" and not base.joins and base.senses is None and not base.words.forms
+    if per_word is None and plain:  # "le grafie di più lemmi", "lemmi con più di una parte del discorso"
+        per_word = "pos" if "pos" in s.keys else "lemma"
     if "top" in ops and "count" not in ops and not base.words.forms and not (value and (s.values or s.polarity)):
         plans += _top_counts(base, s, per_word or (counted if base.senses is not None else None))
     plans += _computed(base, s, counted)
@@ -285,7 +288,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
             keys.append("polarity")
         if base.senses is not None and not base.senses.pos:
             keys.append("posLabel")
-        if base.senses is not None or not keys:
+        if base.senses is not None or not keys or (plain and "top" in ops):  # "le grafie di più lemmi"
             keys.append("italianWord")
         named = {"posLabel" if k == "pos" and base.senses is not None else k for k in s.keys}
         keys.sort(key=lambda k: k not in named)  # the keys the question names first (a stable sort)

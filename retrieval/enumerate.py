@@ -139,7 +139,8 @@ def enumerate_plans(signals: Signals, endpoint, config: EnumerationConfig | None
     runs = [search.run(plan) for plan in catalog_plans(signals)]
     sets = candidate_sets(signals)[: config.max_sets]
     per_set = _ask_sets(search, sets, endpoint)
-    if signals.forms and not any(c for _, found in [("catalog", runs)] + per_set for c in found):
+    if signals.forms and not signals.quoted and not any(c for _, found in [("catalog", runs)] + per_set
+                                                        for c in found):
         # nothing with the words it names: read it again without them ("i verbi siciliani del campione …": a
         # common word the lemma bank also has is no word asked about), in what is left of the same budget
         relaxed = _Search(replace(signals, forms=()), endpoint, config, started)

@@ -58,6 +58,7 @@ class Signals:
     definition: tuple[tuple[str, str], ...] = ()  # (contains | prefix | suffix, text) a CompL-it definition must have
     authentic: bool = False  # lemmas with LiITA's own IRIs ("lemmi LiITA autentici", "un vero lemma di LiITA")
     same_form: bool = False  # a translation written as its Italian word ("si scrivono esattamente come")
+    quoted: bool = False  # a named word is quoted («allegria»): asked about, never read away
 
 
 def _hits(text: str, table: dict[str, list[str]], whole: bool = False) -> tuple[str, ...]:
@@ -219,7 +220,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                                                                                             for w in words)),
                    exactly=any(_has(text, c) for c in ("esattamente", "exactly", "pari a", "equal to", "uguale")),
                    definition=tuple(definition), authentic=any(_has(text, c) for c in cues["authentic"]),
-                   same_form=any(_has(text, c) for c in cues["same_form"]))
+                   same_form=any(_has(text, c) for c in cues["same_form"]),
+                   quoted=any(_quoted(question, f) for f in forms))
 
 
 _QUOTED = re.compile(r"[«\"“]\s*([^»\"”]+?)\s*[»\"”]")

@@ -55,7 +55,7 @@ def test_a_quoted_word_below_is_a_relation_at_any_depth_and_authentic_and_same_f
      "words | with sicilian | sicilianWord written as italianWord | list italianWord, sicilianWord"),
 ])
 def test_the_enumerator_finds_and_runs_each_filter(question, plan_text, kb_store, lexicons):
-    with enumeration_endpoint(kb_store) as pool:
+    with enumeration_endpoint(kb_store, timeout_s=10) as pool:  # no query dropped for a busy machine
         found = enumerate_plans(read_signals(question, *lexicons), pool, EnumerationConfig(budget_s=20))
     texts = [c.plan.text() for c in found.candidates]
     assert plan_text in texts, texts
@@ -73,3 +73,22 @@ def test_a_translation_written_as_its_italian_word_is_a_subset_of_all_translatio
     assert rows and all(italian == sicilian for italian, sicilian in rows)
     assert rows < {tuple(t.value for t in row) for row in endpoint.execute(compile_plan(every)).rows}
     assert parse_plan(compile_plan(same)) == same
+
+
+def test_a_quoted_word_is_never_read_away_and_a_written_form_is_no_graph(endpoint, lexicons):
+    s = read_signals("Quale parola siciliana traduce «zzzqqq» e «casa»?", *lexicons)
+    assert s.quoted  # «casa» is quoted: asked about, so an empty set is no reason to drop it
+    unquoted = read_signals("Quali verbi siciliani ha il campione?", *lexicons)
+    assert not unquoted.quoted
+    assert read_signals("Quali grafie corrispondono a più di un lemma?", *lexicons).catalogs == ()
+    assert read_signals("Quali grafi contiene la base di conoscenza?", *lexicons).catalogs == ("graphs",)
+
+
+def test_written_forms_shared_by_several_lemmas_are_counted_per_form(kb_store, lexicons):
+    with enumeration_endpoint(kb_store, timeout_s=10) as pool:  # no query dropped for a busy machine
+        found = enumerate_plans(read_signals("Quali grafie corrispondono a più di un lemma?", *lexicons), pool,
+                                EnumerationConfig(budget_s=20))
+    texts = [c.plan.text() for c in found.candidates]
+    wanted = "lemmas | group by italianWord count distinct(lemma) as count | having count > 1"
+    assert wanted in texts, texts
+    assert found.candidates[texts.index(wanted)].rows > 0
