@@ -207,7 +207,7 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
         defined = [(word, "definition")] if "definition" in plan.senses.requires else []
         options += [(word,), *defined, (word, *attributes)] + ([(word, *lookups)] if lookups else []) \
             if plan.senses.relation else [
-            *([("italianWord", "definition")] if "definition" in plan.senses.requires else []),  # "quali parole …"
+            *defined,  # "quali parole hanno una definizione che …": the words first
             definition + examples, ("italianWord", "definition"), ("sense", "definition")] + (
             [definition + examples + tuple(attributes)] if attributes else [])
         if plan.senses.relation and resources:  # each joined resource's label and value

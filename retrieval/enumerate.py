@@ -110,15 +110,16 @@ def candidate_sets(s: Signals) -> list[Plan]:
             continue
         if words.bank != "italian":
             joins = ()
-        for senses in senses_options(s, joined=bool(joins) or s.authentic):  # an IRI test needs the lemma
+        linked = bool(joins) or (s.authentic and words.bank == "italian")  # an IRI test needs the lemma
+        for senses in senses_options(s, joined=linked):
             if senses is not None and not senses.linked and (words.pos or words.kind or words.bank != "italian"):
                 continue  # the lemma bank is not joined: its part of speech or type would say nothing
             base = Plan(words=words, joins=joins, senses=senses)
             roles = [(w, v) for w in _word_roles(base)[: 2 if s.affixes else 1] for v in _value_roles(base)]
+            defined, same_form = definition_filters(s, senses), same_form_filters(s, base)
             for word_role, value_role in roles:
                 for filters, authentic in product(filter_sets(s, word_role, value_role), authentic_filters(s, base)):
-                    defined = definition_filters(s, senses)
-                    filters = filters + authentic + same_form_filters(s, base)
+                    filters = filters + authentic + same_form
                     sets += [base.with_block(filters=filters + (d,)) for d in defined] or [
                         base.with_block(filters=filters)]
     if "ask" in s.operators and len(s.forms) > 1:  # "is X a hypernym of Y?": one named word on each side

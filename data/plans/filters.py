@@ -65,9 +65,9 @@ def _number(term):
 
 def _relation(expr, found) -> Filter:
     left, op, right = expr.expr, expr.op, _number(expr.other)
-    if op == "=" and _text_of(left) != (None, False) and _text_of(right) != (None, False) \
-            and not isinstance(right, Literal) and not _text_of(left)[1] and not _text_of(right)[1]:
-        return Filter(found.role(_text_of(left)[0]), "same_as", found.role(_text_of(right)[0]))  # STR(?a) = STR(?b)
+    (left_var, left_fold), (right_var, right_fold) = _text_of(left), _text_of(right)
+    if op == "=" and left_var is not None and right_var is not None and not (left_fold or right_fold):
+        return Filter(found.role(left_var), "same_as", found.role(right_var))  # STR(?a) = STR(?b)
     if not isinstance(right, Literal):
         raise Unparsed("a comparison between two variables")
     inner = getattr(left, "name", "")
