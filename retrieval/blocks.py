@@ -35,6 +35,13 @@ def word_sets(s: Signals) -> list[Words]:
     if not s.lemma_kind and not s.forms and s.operators & {"count", "group"}:
         kinds.append("Lemma")  # a count of lemmas often means the typed ones
     sets = [Words(kind, f, p) for f, p, kind in product(forms, pos, kinds)]
+    if s.every_pos and len(s.pos) > 1:  # "parole che sono sia nomi che verbi": a form with a lemma of each
+        sets = [Words(kind, f, tuple(s.pos[:2]), every_pos=True) for f, kind in product(forms or [()], kinds)] + sets
+    if s.iris:  # "il lemma http://liita.it/data/id/lemma/1054825": that lemma, in the bank its IRI is of
+        iri = s.iris[0]
+        bank = next((d for d, path in (("sicilian", "/DialettoSiciliano/"), ("parmigiano", "/DialettoParmigiano/"))
+                     if path in iri), "italian")
+        sets = [Words(iri=iri, bank=bank)] + sets
     named = [d for d in DIALECTS if d in s.resources]
     if named and not s.forms and not s.dialect_forms:
         sets += [Words(kind, (), p, bank=named[0]) for p, kind in product(pos, kinds)]
@@ -150,31 +157,6 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     return sets
 
 
-def catalog_plans(s: Signals) -> list[Plan]:
-    """Meta questions: a catalog of what the knowledge base holds, with the columns a question may want."""
-    shown = {"emotions": [("emotionLabel",), ("emotion", "emotionLabel")], "lexicons": [("lexicon", "language"),
-                                                                                          ("lexicon",)],
-             "bank_metadata": [("title", "description"), ("contributor", "license"), ("title",), ("description",)],
-             "graphs": [("graph",)], "classes": [("class",)], "lemma_banks": [("lemmaBank",)]}
-    dialect = next((d for d in DIALECTS if d in s.resources), "parmigiano")
-    plans = []
-    for catalog in s.catalogs:
-        words = Words(bank=dialect) if catalog == "bank_metadata" else Words()
-        plans += [Plan(words=words, meta=catalog, columns=c) for c in shown.get(catalog, [])]
-        if "count" in s.operators and catalog in COUNTED:
-            key, counted = COUNTED[catalog]
-            aggregate = Aggregate("count", counted, "count", distinct=counted != "*")
-            plans.append(Plan(words=words, meta=catalog, operator="group" if key else "count", columns=key,
-                              aggregates=(aggregate,)))
-    return plans
-
-
-# A catalog counted: (the key each count is per, what is counted; "*": its triples).
-COUNTED = {"graphs": (("graph",), "*"), "lexicons": (("lexicon",), "entry"), "lemma_banks": (("lemmaBank",),
-           "dialectLemma"), "classes": (("class",), "resource"), "lemma_bank_types": (("type",), "resource"),
-           "emotions": ((), "emotion")}
-
-
 def _value_roles(plan: Plan, resource: str) -> tuple[str, str]:
     """(class, value) roles of a polarity resource: ?polarity/?polarityValue, or per resource when both are joined."""
     both = bool(plan.join("elita")) and bool(plan.join("sentix"))
@@ -214,6 +196,9 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
             options.append((word, *full))
         if plan.senses.linked and any(f.kind == "iri_prefix" for f in plan.filters):  # "quali sono veri lemmi"
             options.append((word, "lemma"))
+        if plan.senses.linked and s.bank_link:  # the lemma bank's lemma, spelling and part of speech beside it
+            subject = word if plan.senses.relation else "word"
+            options += [(word, "pos"), (subject, "lemma", "pos"), (word, "lemma", "lemmaWord")]
     elif plan.words.forms and len(plan.words.forms) == 1:
         lookup = [a for r in resources for a in (_value_roles(plan, r) if r == "sentix" else LOOKUP[r])] or ["pos"]
         if "elita" in resources and "sentix" not in resources:
@@ -227,8 +212,11 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
             options += [("elitaValue", "sentixValue"), ("elitaPolarity", "elitaValue", "sentixPolarity", "sentixValue")]
         if not resources:  # the word itself, as the lemma bank writes it ("il lemma aggettivale «bello»")
             options += [("italianWord",), ("italianWord", "pos"), ("lemma", "pos")]
+    elif plan.words.iri:  # a lemma named by its IRI: its written form, part of speech, label
+        options += [(word, "pos"), (word,), ("label", word), ("pos",), (word, *attributes)]
     else:
-        options += [(word,), (word, *attributes)] + ([(word, "pos")] if len(plan.words.pos) != 1 else [])
+        options += [(word,), (word, *attributes)] + ([(word, "pos")] if len(plan.words.pos) != 1
+                                                      and not plan.words.every_pos else [])
         if "sentix" in resources:
             options.append((word, *[a for r in resources if r != "elita" for a in (
                 _value_roles(plan, "sentix") if r == "sentix" else LOOKUP[r])]))
@@ -240,6 +228,11 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
             options.append((word, *full))
         if len(resources) > 1 and plan.words.bank not in DIALECTS:  # "gli avverbi di ELITA in parmigiano": one
             options += [(word, *ATTRIBUTES[r]) for r in resources if r in DIALECTS]  # resource narrows, one is shown
+    if "languageTag" in s.computed:  # "con il suo tag di lingua": each shown word's tag beside it
+        tags = {"italianWord": "languageTag", "sicilianWord": "sicilianTag", "parmigianoWord": "parmigianoTag"}
+        tagged = [o for o in options if any(r in tags for r in o)]
+        options = [tuple(x for r in o for x in ((r, tags[r]) if r in tags else (r,))) for o in tagged[:3]] + [
+            (tags[r],) for r in tags if r in _unique([x for o in tagged for x in o])][:2] + options
     return _unique([tuple(_unique(list(o))) for o in options])
 
 
@@ -257,6 +250,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                               if j.mode == "has" and (j.resource in DIALECTS or j.resource == "elita")]
         if base.words.bank in DIALECTS:
             things = [f"{base.words.bank}Lemma"]
+        if base.words.every_pos:  # "quante forme sono sia aggettivi sia avverbi": the written forms
+            things = ["italianWord"]
         if base.senses is not None and not base.senses.relation:  # "quanti verbi con una definizione": the words
             things.append("word")
         if any(j.resource == "elita" and j.mode == "has" for j in base.joins):  # "quante voci ELITA"
@@ -277,7 +272,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         plans += _top_counts(base, s, per_word or (counted if base.senses is not None else None))
     plans += _computed(base, s, counted)
     top_groups = "top" in ops and not base.words.forms and not (value and (s.values or s.polarity))
-    per_pos = "count" in ops and len(base.words.pos) > 1  # "quanti nomi, verbi e aggettivi …": a count per each
+    per_pos = "count" in ops and len(base.words.pos) > 1 and not base.words.every_pos  # "quanti nomi, verbi e aggettivi …": a count per each
     if "group" in ops or ("count" in ops and "top" in ops) or top_groups or per_pos:  # "the POS with most lemmas"
         keys = []
         if (not base.words.pos or per_pos) and base.senses is None:
@@ -318,13 +313,13 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
                                              order=(("count", "ascending" not in ops), (key, False)), limit=k))
-    if per_word and threshold is not None and s.comparison and not base.words.forms:
-        op = ">" if s.comparison == ">=" else "<"
+    if per_word and threshold is not None and (s.comparison or s.exactly) and not base.words.forms:
+        op = ">" if s.comparison == ">=" else "<" if s.comparison else "="
         aggregate = Aggregate("count", per_word, "count", distinct=True)
         # "quanti sostantivi hanno almeno dieci sensi": the words that pass, counted (per CompL-it word too)
         keys = ("italianWord", "word") if "count" in ops and base.senses is not None else \
             ("italianWord",) if "count" in ops else ()
-        for strict in (op, op + "="):
+        for strict in (op, op + "=") if op != "=" else (op,):
             plans += [base.with_block(operator="count_groups", columns=(key,), aggregates=(aggregate,),
                                       having=Filter("count", "value", threshold, strict)) for key in keys]
             plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,),
@@ -344,6 +339,11 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         average_of = "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue"
         plans.append(base.with_block(operator="count", columns=(), aggregates=(Aggregate("avg", average_of,
                                                                                        "average"),)))
+    if "average" in ops and per_word and not base.words.forms and not (value and (s.values or s.polarity)):
+        # "quanti sensi ha in media un verbo": a count per word, averaged
+        keys = ("word", "italianWord") if base.senses is not None and not base.senses.relation else ("italianWord",)
+        plans += [base.with_block(operator="average_groups", columns=(key,), aggregates=(
+            Aggregate("count", per_word, "count", distinct=True),)) for key in keys]
     plans += _optional_notes(base, s)
     if "ask" not in ops or len(plans) < 2:
         for shown in columns(base, s):

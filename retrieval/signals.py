@@ -59,6 +59,9 @@ class Signals:
     authentic: bool = False  # lemmas with LiITA's own IRIs ("lemmi LiITA autentici", "un vero lemma di LiITA")
     same_form: bool = False  # a translation written as its Italian word ("si scrivono esattamente come")
     quoted: bool = False  # a named word is quoted («allegria»): asked about, never read away
+    bank_link: bool = False  # the lemma bank named beside CompL-it ("a quale lemma di LiITA è collegata")
+    iris: tuple[str, ...] = ()  # resources the question names by IRI ("il lemma http://liita.it/data/id/lemma/…")
+    every_pos: bool = False  # "sia nomi che verbi", "both a noun and a verb": one written form with each
 
 
 def _hits(text: str, table: dict[str, list[str]], whole: bool = False) -> tuple[str, ...]:
@@ -89,9 +92,21 @@ def _affixes(text: str, table: dict[str, list[str]]) -> tuple[list[tuple[str, st
                 for token in _TOKEN.finditer(window):
                     word = token.group(1).strip("'’")
                     if word and word not in _SKIP:
-                        found.append((kind, word))
+                        found.append(_letter_class(kind, word))
                         break
     return list(dict.fromkeys(found)), glue
+
+
+# A kind of letter named at a word's edge ("iniziano con una vocale", "end in a consonant"): a character class.
+LETTER_CLASSES = {"vocal": "[aeiouàèéìíòóùAEIOU]", "vowel": "[aeiouàèéìíòóùAEIOU]",
+                  "consonan": "[b-df-hj-np-tv-zB-DF-HJ-NP-TV-Z]"}
+
+
+def _letter_class(kind: str, word: str) -> tuple[str, str]:
+    letters = next((c for stem, c in LETTER_CLASSES.items() if word.startswith(stem)), None)
+    if letters is None or kind == "contains":
+        return kind, word
+    return "regex", "^" + letters if kind == "prefix" else letters + "$"
 
 
 def _classes(text: str, table: dict) -> list[str]:
@@ -123,12 +138,20 @@ def _parts_of_speech(text: str, table: dict[str, list[str]]) -> tuple[str, ...]:
     return tuple(p for p in found if not any(q != p and inside(p, q) for q in found))
 
 
+_ONE = r"\b(?:esattamente|exactly|soltanto|solo|only) (?:un|uno|una|one)\b|\bun(?:o|a)? sol[oa]\b|\ba single\b"
+
+
 def _numbers(text: str) -> list[float]:
     values = [float(m.group(1).replace(",", ".")) for m in _NUMBER.finditer(text)]
     if re.search(r"\b(?:più|meno) di (?:una|uno|un)\b|\b(?:more|fewer|less) than one\b", text):
         values.append(1.0)  # "più di una voce"
+    if re.search(_ONE, text):
+        values.append(1.0)  # "esattamente un senso", "a single sense"
     values += [float(NUMBER_WORDS[w]) for w in re.findall(r"[a-zà-ù]+", text) if w in NUMBER_WORDS]
     return list(dict.fromkeys(values))
+
+
+_IRI = re.compile(r"<?(https?://[^\s<>«»\"',;?)]+)>?")
 
 
 def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
@@ -137,6 +160,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     from nl2sparql.retrieval.patterns import analyze_patterns
 
     cues = load_cues()
+    iris = tuple(dict.fromkeys(m.rstrip(".") for m in _IRI.findall(question)))
+    question = _IRI.sub(" ", question)  # an IRI's path is no word, cue or number of the question
     text = " " + " ".join(question.lower().replace("’", "'").split()) + " "
     analysis = analyze_patterns(question)
     forms, dialect_forms = [], []
@@ -197,11 +222,16 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if stop_forms and lexicon is not None:
         named = affix_values | glue | {e.lower() for e in emotions}  # "joy (Gioia)" glosses an emotion
         forms = [f for f in _content_words(question, text, cues, lexicon) if f.lower() not in named]
+    multiword = _multiwords(question, cues, lexicon) if lexicon is not None else []
+    if multiword:  # "l'espressione polirematica fico d'India": the whole expression, before its parts
+        forms = multiword + [f for f in forms if not any(f.lower() in m.lower().split() for m in multiword)]
     if relations and not forms:  # "i sinonimi di paura … all'emozione Paura": the emotion's word is asked about too
         forms = [e.lower() for e in emotions if re.search(r"(?:\bdi|\bof) [«'\"]?" + e.lower() + r"\b", text)]
     if dialect_forms and "complit" in resources and not relations and \
             not any(_has(text, c) for c in ("compl-it", "complit", "definizion", "definition")):
         resources.remove("complit")  # "che cosa vuol dire il parmigiano rezdôra": its Italian word, not a sense
+    if iris:  # "la forma scritta del lemma http://…": the IRI is what is asked about, not an unquoted word
+        forms = [f for f in forms if _quoted(question, f)]
     notes: list[str] = []
     if any(_has(text, c) for c in cues["notes"]):
         notes = [q for q in analysis.entities if q.lower().startswith("usage:")] or [""]
@@ -218,10 +248,15 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    optional=any(_has(text, c) for c in cues["optional"]),
                    keys=tuple(k for k, words in cues["keys"].items() if k != "about" and any(_has(text, w)
                                                                                             for w in words)),
-                   exactly=any(_has(text, c) for c in ("esattamente", "exactly", "pari a", "equal to", "uguale")),
+                   exactly=any(_has(text, c) for c in ("esattamente", "exactly", "pari a", "equal to", "uguale")) or bool(
+                       re.search(_ONE, text)),
                    definition=tuple(definition), authentic=any(_has(text, c) for c in cues["authentic"]),
                    same_form=any(_has(text, c) for c in cues["same_form"]),
-                   quoted=any(_quoted(question, f) for f in forms))
+                   quoted=any(_quoted(question, f) for f in forms), iris=iris,
+                   bank_link=any(_has(text, c) for c in cues["bank_link"]),
+                   every_pos=bool(re.search(r"\bsia (?:come )?(?:un |una )?\w+ (?:che|sia|e) |\bboth (?:as )?(?:an? )?\w+ "
+                                            r"and |\b(?:anche|also) (?:come |as )?(?:un |una |an? )?(?:nom|verb|aggett|"
+                                            r"avverb|noun|adject|adverb)", text)))
 
 
 _QUOTED = re.compile(r"[«\"“]\s*([^»\"”]+?)\s*[»\"”]")
@@ -304,6 +339,37 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
             found.append(grounded.form)
     keep = max(2, chained + 1)
     return list(reversed(list(dict.fromkeys(found))[-keep:])) if chained < 1 else list(dict.fromkeys(found))[-keep:]
+
+
+_FUNCTION_WORDS = {"di", "a", "da", "in", "con", "su", "per", "tra", "fra", "senza", "e", "o", "non", "che", "un",
+                   "una", "uno", "il", "lo", "la", "i", "gli", "le", "of", "to", "in", "on", "and", "or", "the", "at"} | {
+    p + a for p in ("a", "da", "de", "ne", "su") for a in ("l", "llo", "lla", "i", "gli", "lle")}
+
+
+def _multiwords(question: str, cues: dict, lexicon) -> list[str]:
+    """Unquoted expressions of two or three words the lemma bank has as one written form ("fico d'India", "alta
+    tensione"), after a word that introduces one ("di", "l'espressione polirematica"): none starting or ending with a
+    function word, none made of cue or common words."""
+    stop = set(cues["stop"]) | _FUNCTION_WORDS
+    before = set(cues["before_word"]) | {"polirematica", "polirematico", "espressione", "expression", "locuzione"}
+    cue_words = [w.strip() for table in ("pos", "polarity", "resources", "relations", "operators", "affixes", "wh")
+                 for words in (cues[table].values() if isinstance(cues[table], dict) else [cues[table]])
+                 for w in words if len(w.strip()) > 2]
+    tokens = re.findall(r"[^\W\d_][\w'’]*[^\W_]|[^\W\d_]", question)
+    found = []
+    for size in (3, 2):
+        for i in range(len(tokens) - size + 1):
+            words = tokens[i:i + size]
+            lower = [w.lower() for w in words]
+            previous = tokens[i - 1].lower().split("'")[-1] if i else ""
+            if previous not in before or lower[0] in stop or lower[-1] in stop or sum(w not in stop for w in lower) < 2:
+                continue
+            if any(w.startswith(c) for w in lower for c in cue_words):
+                continue
+            hit = lexicon.lookup(" ".join(words))
+            if hit.match in ("exact", "case") and not any(hit.form.lower() in f.lower() for f in found):
+                found.append(hit.form)
+    return found
 
 
 def signals_to_json(signals) -> dict[str, Any]:

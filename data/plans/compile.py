@@ -17,7 +17,10 @@ DIALECT_LANG = {"sicilian": "scn", "parmigiano": "roa"}
 SHARED_POLARITY = ("polarity", "polarityValue")  # roles of the one polarity resource joined
 # Roles computed from another (BIND): a group key such as a word's initial letter, or a length to order by.
 COMPUTED = {"initial": ("italianWord", "LCASE(SUBSTR(STR(?italianWord), 1, 1))"),
-            "length": ("italianWord", "STRLEN(STR(?italianWord))")}
+            "length": ("italianWord", "STRLEN(STR(?italianWord))"),
+            # a written form's language tag ("it", "scn", "roa"), of the Italian or the dialect word
+            **{f"{w}Tag" if w != "italian" else "languageTag": (f"{w}Word", f"LANG(?{w}Word)")
+               for w in ("italian", "sicilian", "parmigiano")}}
 
 
 def literal(text: str, lang: str | None = None) -> str:
@@ -56,8 +59,10 @@ def used_roles(plan: Plan) -> set[str]:
     roles |= {a.role for a in plan.aggregates}
     if plan.words.forms:
         roles.add(f"{plan.words.bank}Word" if plan.words.bank in BANKS else "italianWord")
-    if plan.words.pos and len(plan.words.pos) > 1:
+    if plan.words.pos and len(plan.words.pos) > 1 and not plan.words.every_pos:
         roles.add("pos")
+    if plan.words.every_pos:
+        roles.add("italianWord")
     roles |= {COMPUTED[r][0] for r in roles if r in COMPUTED}
     return roles - {a.name for a in plan.aggregates} - {"*"}
 
@@ -83,21 +88,32 @@ def _lemma_block(plan: Plan, names: _Names, roles: set[str]) -> list[str]:
         parts.append(f"ontolex:writtenRep {literal(words.forms[0], lang)}")
     elif word in roles:
         parts.append(f"ontolex:writtenRep ?{word}")
-    if len(words.pos) == 1:
+    others = []
+    if words.every_pos and len(words.pos) > 1:  # a lemma of the same written form for each part of speech
+        parts.append(f"lila:hasPOS lila:{words.pos[0]}")
+        kind = f"a lila:{words.kind} ; " if words.kind else ""
+        others = [f"?lemma{i} {kind}ontolex:writtenRep ?{word} ; lila:hasPOS lila:{p}"
+                  for i, p in enumerate(words.pos[1:], start=2)]
+    elif len(words.pos) == 1:
         parts.append(f"lila:hasPOS lila:{words.pos[0]}")
     elif "pos" in roles:
         parts.append("lila:hasPOS ?pos")
+    if "label" in roles:
+        parts.append("rdfs:label ?label")
     if not parts:
         return []
     values = []
     if len(words.forms) > 1 or (len(words.forms) == 1 and word in roles and not any(
             p.startswith("ontolex:writtenRep \"") for p in parts)):
         values.append(f"VALUES ?{word} {{ " + " ".join(literal(f, lang) for f in words.forms) + " }")
-    if len(words.pos) > 1:
+    if words.iri:
+        values.append(f"VALUES ?{dialect + 'Lemma' if dialect else 'lemma'} {{ <{words.iri}> }}")
+    if len(words.pos) > 1 and not words.every_pos:
         values.append("VALUES ?pos { " + " ".join(f"lila:{p}" for p in words.pos) + " }")
     if dialect:  # a dialect lemma bank lives in the default graph
         return values + [f"?{dialect}Lemma {' ; '.join(parts)} ."]
-    return values + [f"GRAPH <{LIITA_GRAPH}> {{ ?lemma {' ; '.join(parts)} }}"]
+    patterns = " . ".join([f"?lemma {' ; '.join(parts)}", *others])
+    return values + [f"GRAPH <{LIITA_GRAPH}> {{ {patterns} }}"]
 
 
 def _elita_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
@@ -241,7 +257,7 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     if plan.operator == "count_groups":
         head = f"SELECT {' '.join(names.var(c) for c in plan.columns)} WHERE {{"
     tail = []
-    if plan.operator in ("group", "count_groups") and plan.columns:
+    if plan.operator in ("group", "count_groups", "average_groups") and plan.columns:
         tail.append("GROUP BY " + " ".join(names.var(c) for c in plan.columns))
     if plan.having is not None:
         having = plan.having
@@ -258,6 +274,10 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     if plan.operator == "count_groups":  # the groups that pass HAVING, counted by an outer query
         inner = "\n".join("    " + line for line in query.splitlines())
         query = f"SELECT (COUNT(*) AS ?count) WHERE {{\n  {{\n{inner}\n  }}\n}}"
+    if plan.operator == "average_groups":  # the mean of the per-group aggregate, by an outer query
+        inner = "\n".join("    " + line for line in query.splitlines())
+        name = plan.aggregates[0].name
+        query = f"SELECT (AVG(?{name}) AS ?average) WHERE {{\n  {{\n{inner}\n  }}\n}}"
     if not prefixes:
         return query
     used = [p for p in PREFIXES if f"{p}:" in query]

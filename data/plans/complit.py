@@ -23,7 +23,8 @@ def complit_lines(plan: Plan, roles: set[str], filters: list[str]) -> list[str]:
     relation = RELATIONS.get(senses.relation or "")
     related_role = relation[2] if relation else None
     word = ["a ontolex:Word"] if senses.typed else []
-    if len(plan.words.forms) == 1:
+    named = len(plan.words.forms) == 1 and not any(f.role == "italianWord" for f in plan.filters)
+    if named:  # one named form, no filter on it: written in the pattern
         word.append(f"ontolex:canonicalForm {_form(plan.words.forms[0])}")
     elif "italianWord" in roles or plan.words.forms:
         word.append("ontolex:canonicalForm [ ontolex:writtenRep ?italianWord ]")
@@ -37,7 +38,7 @@ def complit_lines(plan: Plan, roles: set[str], filters: list[str]) -> list[str]:
     if needs_sense or not word:  # nothing else said of the word: a CompL-it word is one with senses
         word.append("ontolex:sense ?sense")
     lines = []
-    if len(plan.words.forms) > 1:
+    if plan.words.forms and not named:
         from nl2sparql.data.plans.compile import literal
 
         lines.append("VALUES ?italianWord { " + " ".join(literal(f, "it") for f in plan.words.forms) + " }")

@@ -21,6 +21,8 @@ class Words:
     forms: tuple[str, ...] = ()
     pos: tuple[str, ...] = ()
     bank: str = "italian"
+    every_pos: bool = False  # the written form has a lemma of each part of speech ("sia nomi che verbi")
+    iri: str | None = None  # one lemma named by its IRI (of the bank's lemmas)
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,8 @@ class Plan:
     columns: tuple[str, ...] = ("italianWord",)  # roles shown (a list), or group keys (a group)
     optional_roles: tuple[str, ...] = ()  # columns shown only where the word has them (a usage note)
     # list, count, ask, group; count_groups: how many groups of `columns` pass `having` (a subquery: "how many
-    # nouns have at least ten senses")
+    # nouns have at least ten senses"); average_groups: the mean of the aggregate over the groups ("how many senses
+    # has a verb on average")
     operator: str = "list"
     aggregates: tuple[Aggregate, ...] = ()
     having: Filter | None = None  # on an aggregate's name
@@ -131,7 +134,8 @@ class Plan:
         shown = [c + ("?" if c in self.optional_roles else "") for c in self.columns]
         head = {"list": "list " + ", ".join(shown), "count": "count", "ask": "ask",
                 "group": "group by " + ", ".join(self.columns),
-                "count_groups": "count groups by " + ", ".join(self.columns)}[self.operator]
+                "count_groups": "count groups by " + ", ".join(self.columns),
+                "average_groups": "average over groups by " + ", ".join(self.columns)}[self.operator]
         if self.aggregates:
             head += " " + ", ".join(f"{a.func}{' distinct' if a.distinct else ''}({a.role}) as {a.name}"
                                     for a in self.aggregates)
@@ -150,9 +154,11 @@ def _words_text(words: Words) -> str:
     if words.bank != "italian":
         text = f"{words.bank} {text}"
     if words.pos:
-        text = "/".join(words.pos) + " " + text
+        text = ("+" if words.every_pos else "/").join(words.pos) + " " + text
     if words.forms:
         text += " written " + " or ".join(f"'{f}'" for f in words.forms)
+    if words.iri:
+        text += f" <{words.iri}>"
     return text
 
 

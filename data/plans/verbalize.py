@@ -18,7 +18,10 @@ ROLES = {"italianWord": ("written form", "forma scritta"), "lemma": ("lemma", "l
          "hypernymWord": ("hypernym", "iperonimo"), "hyponymWord": ("hyponym", "iponimo"),
          "partWord": ("part", "parte"), "wholeWord": ("whole", "intero"), "synonymWord": ("synonym", "sinonimo"),
          "antonymWord": ("antonym", "contrario"), "word": ("CompL-it word", "parola di CompL-it"), "initial": ("initial letter", "lettera iniziale"),
-         "length": ("length in letters", "lunghezza in lettere")}
+         "length": ("length in letters", "lunghezza in lettere"), "label": ("label", "etichetta"),
+         "languageTag": ("language tag", "tag di lingua"), "sicilianTag": ("Sicilian language tag", "tag di lingua "
+                                                                         "siciliano"),
+         "parmigianoTag": ("Parmigiano language tag", "tag di lingua parmigiano")}
 DIALECTS = {"sicilian": ("Sicilian", "siciliana", "siciliano"), "parmigiano": ("Parmigiano", "parmigiana",
                                                                                "parmigiano")}
 POLARITY = {"Positive": ("positive", "positive"), "Negative": ("negative", "negative"),
@@ -40,6 +43,9 @@ def role_name(role: str, lang: str) -> str:
 def _words(plan: Plan, lang: str) -> str:
     words, i = plan.words, _i(lang)
     if words.pos and all(p in POS for p in words.pos):
+        if words.every_pos:  # one written form, a lemma of each part of speech
+            kinds = (" and " if lang == "en" else " che ").join(POS[p][i] for p in words.pos)
+            return f"Italian words that are both {kinds}" if lang == "en" else f"parole italiane che sono sia {kinds}"
         noun = (" or " if lang == "en" else " o ").join(POS[p][i] for p in words.pos)
     else:
         noun = {"Hypolemma": ("hypolemmas", "ipolemmi"), "Lemma": ("lemmas", "lemmi")}.get(
@@ -49,6 +55,8 @@ def _words(plan: Plan, lang: str) -> str:
         text = f"{DIALECTS[words.bank][0]} {noun}" if lang == "en" else f"{noun} del lessico {DIALECTS[words.bank][2]}"
     else:
         text = f"Italian {noun}" if lang == "en" else f"{noun} italian{'e' if feminine else 'i'}"
+    if words.iri:
+        text += f" <{words.iri}>"
     if words.forms:
         quoted = ", ".join(f"«{f}»" for f in words.forms)
         text += f" written {quoted}" if lang == "en" else f" scritt{'e' if feminine else 'i'} {quoted}"
@@ -134,6 +142,8 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
         bound = f"{plan.having.op} {plan.having.value:g}"
         text += (f", how many groups by {shown} have a count {bound}" if en
                  else f", quanti gruppi per {shown} hanno un numero {bound}")
+    elif plan.operator == "average_groups":
+        text += (f", the average per {shown} of the count" if en else f", la media per {shown} del numero")
     elif shown:
         text += f": {shown}"
     if plan.having is not None and plan.operator == "group":

@@ -1,0 +1,35 @@
+"""Catalog blocks: meta questions ask what the knowledge base holds (its emotions, lexicons, lemma banks and their
+descriptions, graphs, classes) rather than what a word is; each catalog comes with the columns a question may want,
+and a count per catalog item when one is asked."""
+
+from __future__ import annotations
+
+from nl2sparql.data.plans.model import Aggregate, Plan, Words
+from nl2sparql.retrieval.signals import Signals
+
+DIALECTS = ("sicilian", "parmigiano")
+
+
+def catalog_plans(s: Signals) -> list[Plan]:
+    """Meta questions: a catalog of what the knowledge base holds, with the columns a question may want."""
+    shown = {"emotions": [("emotionLabel",), ("emotion", "emotionLabel")], "lexicons": [("lexicon", "language"),
+                                                                                          ("lexicon",)],
+             "bank_metadata": [("title", "description"), ("contributor", "license"), ("title",), ("description",)],
+             "graphs": [("graph",)], "classes": [("class",)], "lemma_banks": [("lemmaBank",)]}
+    dialect = next((d for d in DIALECTS if d in s.resources), "parmigiano")
+    plans = []
+    for catalog in s.catalogs:
+        words = Words(bank=dialect) if catalog == "bank_metadata" else Words()
+        plans += [Plan(words=words, meta=catalog, columns=c) for c in shown.get(catalog, [])]
+        if "count" in s.operators and catalog in COUNTED:
+            key, counted = COUNTED[catalog]
+            aggregate = Aggregate("count", counted, "count", distinct=counted != "*")
+            plans.append(Plan(words=words, meta=catalog, operator="group" if key else "count", columns=key,
+                              aggregates=(aggregate,)))
+    return plans
+
+
+# A catalog counted: (the key each count is per, what is counted; "*": its triples).
+COUNTED = {"graphs": (("graph",), "*"), "lexicons": (("lexicon",), "entry"), "lemma_banks": (("lemmaBank",),
+           "dialectLemma"), "classes": (("class",), "resource"), "lemma_bank_types": (("type",), "resource"),
+           "emotions": ((), "emotion")}

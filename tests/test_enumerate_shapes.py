@@ -1,0 +1,93 @@
+"""Shapes the enumerator reads from a question's words beyond a word set and its filters: an unquoted multiword
+expression ("l'espressione polirematica fico d'India"), a kind of letter at a word's edge ("iniziano con una
+vocale"), "esattamente un senso", a lemma named by its IRI, a written form with a lemma of each of two parts of
+speech ("sia nomi che verbi"), a language tag column, the lemma bank linked beside CompL-it, and a count per word
+averaged ("quanti sensi ha in media un verbo"). Each is checked as a signal and, on the embedded KB, as a plan that
+compiles, runs and verbalizes, or as a candidate the enumerator finds."""
+
+from __future__ import annotations
+
+import pytest
+
+from nl2sparql.data.plans.compile import compile_plan
+from nl2sparql.data.plans.model import Aggregate, Plan, Senses, Words
+from nl2sparql.data.plans.verbalize import verbalize
+from nl2sparql.retrieval.enumerate import EnumerationConfig, enumerate_plans, enumeration_endpoint
+from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons
+from nl2sparql.retrieval.signals import read_signals
+
+LEMMA = "http://liita.it/data/id/lemma/1054825"
+
+
+@pytest.fixture(scope="module")
+def lexicons(endpoint):
+    return Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint)
+
+
+def test_an_unquoted_multiword_expression_is_one_word_and_a_common_phrase_is_none(lexicons):
+    s = read_signals("L'espressione polirematica fico d'India è registrata come lemma?", *lexicons)
+    assert s.forms[0] == "fico d'India"
+    assert "ordine alfabetico" not in read_signals("Quali verbi in -rsi ci sono, in ordine alfabetico?",
+                                                   *lexicons).forms
+    assert read_signals("Quali parole si scrivono allo stesso modo in siciliano?", *lexicons).forms == ()
+
+
+def test_letter_classes_exactly_one_iris_both_parts_of_speech_tags_and_the_bank_link_are_read(lexicons):
+    s = read_signals("Quali lemmi iniziano con una vocale e finiscono con una consonante?", *lexicons)
+    assert ("regex", "^[aeiouàèéìíòóùAEIOU]") in s.affixes
+    assert any(kind == "regex" and value.endswith("]$") for kind, value in s.affixes)
+    assert not any(value in ("vocale", "consonante") for _, value in s.affixes)
+    one = read_signals("Quali nomi hanno esattamente un senso in CompL-it?", *lexicons)
+    assert one.numbers == (1.0,) and one.exactly
+    named = read_signals(f"Qual è la forma scritta del lemma {LEMMA}, e che categoria ha?", *lexicons)
+    assert named.iris == (LEMMA,) and not named.authentic and named.forms == ()  # the IRI's path is no word
+    assert read_signals("Quali parole sono sia nomi che verbi?", *lexicons).every_pos
+    assert not read_signals("Quali parole sono nomi o verbi?", *lexicons).every_pos
+    assert "languageTag" in read_signals("Che tag di lingua hanno le forme siciliane?", *lexicons).computed
+    assert read_signals("A quale lemma di LiITA è collegata la parola macchina di CompL-it?", *lexicons).bank_link
+
+
+def test_each_new_block_compiles_runs_and_verbalizes(endpoint):
+    both = Plan(words=Words(pos=("noun", "verb"), every_pos=True), columns=("italianWord",))
+    found = sorted(r[0].value for r in endpoint.execute(compile_plan(both)).rows)
+    assert found
+    for word in found[:5]:  # each is written as a noun and as a verb
+        for pos in ("noun", "verb"):
+            ask = Plan(words=Words(forms=(word,), pos=(pos,)), operator="ask", columns=())
+            assert endpoint.execute(compile_plan(ask)).boolean, (word, pos)
+    one_pos = Plan(words=Words(pos=("noun",)), columns=("italianWord",), operator="count",
+                   aggregates=(Aggregate("count", "italianWord", "count", distinct=True),))
+    assert len(found) < int(endpoint.execute(compile_plan(one_pos)).rows[0][0].value)
+    assert "sia nomi che verbi" in verbalize(both, "it") and "both nouns and verbs" in verbalize(both, "en")
+
+    named = Plan(words=Words(iri=LEMMA), columns=("italianWord", "pos"))
+    rows = endpoint.execute(compile_plan(named)).rows
+    assert len(rows) == 1 and LEMMA in verbalize(named, "en")
+
+    tagged = Plan(words=Words(forms=("gatto",)), columns=("italianWord", "languageTag"))
+    assert [(r[0].value, r[1].value) for r in endpoint.execute(compile_plan(tagged)).rows] == [("gatto", "it")]
+
+    average = Plan(words=Words(), senses=Senses(pos="verb"), operator="average_groups", columns=("word",),
+                   aggregates=(Aggregate("count", "sense", "count", distinct=True),))
+    sparql = compile_plan(average)
+    assert "AVG(?count)" in sparql and "GROUP BY ?word" in sparql
+    value = float(endpoint.execute(sparql).rows[0][0].value)
+    assert value >= 1.0  # every CompL-it verb counted has a sense
+    assert "average" in verbalize(average, "en") and "media" in verbalize(average, "it")
+
+
+@pytest.mark.parametrize("question, plan_text", [
+    ("L'espressione polirematica fico d'India è registrata come lemma? Con quale categoria?",
+     "lemmas written 'fico d'India' | italianWord contains ' ' | list lemma, pos"),
+    (f"Qual è la forma scritta del lemma {LEMMA}, e che categoria ha?", f"words <{LEMMA}> | list italianWord, pos"),
+    ("Quali parole sono sia nomi che verbi nel lemmario?", "noun+verb lemmas | list italianWord"),
+    ("Dammi la traduzione parmigiana di «gatto» con il suo tag di lingua.",
+     "words written 'gatto' | with parmigiano | list parmigianoWord, parmigianoTag"),
+    ("Quanti sensi ha in media un verbo in CompL-it?",
+     "words | CompL-it senses (verb) | average over groups by word count distinct(sense) as count"),
+])
+def test_the_enumerator_finds_and_runs_each_shape(question, plan_text, kb_store, lexicons):
+    with enumeration_endpoint(kb_store, timeout_s=10) as pool:  # no query dropped for a busy machine
+        found = enumerate_plans(read_signals(question, *lexicons), pool, EnumerationConfig(budget_s=20))
+    texts = [c.plan.text() for c in found.candidates]
+    assert plan_text in texts, texts[:12]
