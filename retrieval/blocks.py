@@ -9,16 +9,11 @@ from itertools import product
 
 from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Join, Plan, Senses, Words
 from nl2sparql.kb.vocab import LIITA_LEMMA
+from nl2sparql.retrieval.column_blocks import columns
 from nl2sparql.retrieval.signals import Signals
 
 DIALECTS = ("sicilian", "parmigiano")
 COMPLIT_POS = ("noun", "verb", "adjective", "adverb")
-ATTRIBUTES = {"elita": ("emotionLabel",), "sentix": ("polarityValue",), "sicilian": ("sicilianWord",),
-              "parmigiano": ("parmigianoWord",)}
-LOOKUP = {"elita": ("emotionLabel",), "sentix": ("polarity", "polarityValue"), "sicilian": ("sicilianWord",),
-          "parmigiano": ("parmigianoWord",)}
-
-
 def _unique(items: list) -> list:
     return list(dict.fromkeys(items))
 
@@ -26,7 +21,8 @@ def _unique(items: list) -> list:
 def word_sets(s: Signals) -> list[Words]:
     forms = [tuple(s.forms[:1])] + ([tuple(s.forms[:4])] if len(s.forms) > 1 else []) if s.forms else []
     emotion_words = {e.lower() for e in s.emotions}
-    open_set = not s.forms or s.operators & {"group", "count"} or any(f.lower() in emotion_words for f in s.forms)
+    open_set = not s.forms or s.operators & {"group", "count"} or any(f.lower() in emotion_words for f in s.forms) \
+        or s.any_case  # "roma, con o senza maiuscola": any written form that lower-cases to it
     forms = forms + [()] if open_set else forms
     pos = ([(p,) for p in s.pos[:2]] + ([tuple(s.pos[:3])] if len(s.pos) > 1 else []) + [()]) if s.pos else [()]
     if len(s.pos) > 1 and s.operators & {"count", "group"}:  # "quanti nomi, verbi e aggettivi …": all of them first
@@ -42,6 +38,8 @@ def word_sets(s: Signals) -> list[Words]:
         bank = next((d for d, path in (("sicilian", "/DialettoSiciliano/"), ("parmigiano", "/DialettoParmigiano/"))
                      if path in iri), "italian")
         sets = [Words(iri=iri, bank=bank)] + sets
+    if s.lemma_kind == "Lemma":  # "il lemma siciliano «cori»": the dialect's own lemma, looked up
+        sets += [Words(forms=(form,), bank=dialect) for dialect, form in s.dialect_forms[:1]]
     named = [d for d in DIALECTS if d in s.resources]
     if named and not s.forms and not s.dialect_forms:
         sets += [Words(kind, (), p, bank=named[0]) for p, kind in product(pos, kinds)]
@@ -140,7 +138,16 @@ def authentic_filters(s: Signals, plan: Plan) -> list[tuple[Filter, ...]]:
     return [(authentic,)] + ([(replace(authentic, negated=True),)] if "absent" in s.operators else [])
 
 
+def any_case_filters(s: Signals, words: Words) -> tuple[Filter, ...]:
+    """"Roma, con o senza maiuscola": on a set with no named form, the form that lower-cases to the named one."""
+    if not s.any_case or not s.forms or words.forms or words.bank != "italian":
+        return ()
+    return (Filter("italianWord", "equals", s.forms[0].lower(), fold=True),)
+
+
 def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tuple[Filter, ...]]:
+    if s.any_case:  # "con o senza maiuscola" names no capital letter to filter on
+        s = replace(s, affixes=tuple(a for a in s.affixes if a != ("regex", "^[A-Z]")))
     filters = [Filter(word_role, kind, value) for kind, value in s.affixes[:2]]
     lengths = [n for n in s.numbers if n >= 1 and n == int(n)]
     if s.length and lengths:
@@ -155,85 +162,6 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     if "absent" in s.operators and s.affixes:  # "avverbi che non finiscono in -mente": the affix negated
         sets.append(tuple(replace(f, negated=True) if f.kind != "value" else f for f in filters))
     return sets
-
-
-def _value_roles(plan: Plan, resource: str) -> tuple[str, str]:
-    """(class, value) roles of a polarity resource: ?polarity/?polarityValue, or per resource when both are joined."""
-    both = bool(plan.join("elita")) and bool(plan.join("sentix"))
-    return (f"{resource}Polarity", f"{resource}Value") if both else ("polarity", "polarityValue")
-
-
-def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
-    """The column sets a list may show: the answer a lookup asks for, the words of a set, and both."""
-    resources = [j.resource for j in plan.joins if j.mode == "has"]
-    if plan.words.bank in DIALECTS:
-        word = f"{plan.words.bank}Word"
-    elif plan.senses is not None and plan.senses.relation:
-        word = RELATIONS[plan.senses.relation][2]
-    else:
-        word = "italianWord"
-    attributes = [a for j in plan.joins if j.mode == "has" for a in (
-        (_value_roles(plan, "elita")[1],) if j.resource == "elita" and (j.polarity or s.values) else
-        (_value_roles(plan, "sentix")[1],) if j.resource == "sentix" else ATTRIBUTES[j.resource])]
-    if plan.senses is not None and s.examples:
-        attributes.append("example")
-    if any(j.note == "" for j in plan.joins):
-        attributes.append("usageNote")
-    full = tuple(a for r in resources for a in (("emotionLabel", _value_roles(plan, r)[1]) if r == "elita" else
-                                                _value_roles(plan, r)[::-1] if r == "sentix" else ATTRIBUTES[r]))
-    options = []
-    if plan.senses is not None:
-        definition = ("definition",)
-        examples = ("example",) if s.examples else ()
-        lookups = [a for r in resources for a in LOOKUP[r]]
-        defined = [(word, "definition")] if "definition" in plan.senses.requires else []
-        options += [(word,), *defined, (word, *attributes)] + ([(word, *lookups)] if lookups else []) \
-            if plan.senses.relation else [
-            *defined,  # "quali parole hanno una definizione che …": the words first
-            definition + examples, ("italianWord", "definition"), ("sense", "definition")] + (
-            [definition + examples + tuple(attributes)] if attributes else [])
-        if plan.senses.relation and resources:  # each joined resource's label and value
-            options.append((word, *full))
-        if plan.senses.linked and any(f.kind == "iri_prefix" for f in plan.filters):  # "quali sono veri lemmi"
-            options.append((word, "lemma"))
-        if plan.senses.linked and s.bank_link:  # the lemma bank's lemma, spelling and part of speech beside it
-            subject = word if plan.senses.relation else "word"
-            options += [(word, "pos"), (subject, "lemma", "pos"), (word, "lemma", "lemmaWord")]
-    elif plan.words.forms and len(plan.words.forms) == 1:
-        lookup = [a for r in resources for a in (_value_roles(plan, r) if r == "sentix" else LOOKUP[r])] or ["pos"]
-        if "elita" in resources and "sentix" not in resources:
-            options.append(("emotionLabel", "polarity", "polarityValue"))
-            if s.values or s.polarity:
-                options.append(("polarity", "polarityValue"))
-        if any(j.note == "" for j in plan.joins):
-            lookup.append("usageNote")
-        options += [tuple(lookup)] + ([tuple(a for r in resources for a in ATTRIBUTES[r])] if resources else [])
-        if {"elita", "sentix"} <= set(resources):  # "la polarità di paura in ELITA e in Sentix": each one's value
-            options += [("elitaValue", "sentixValue"), ("elitaPolarity", "elitaValue", "sentixPolarity", "sentixValue")]
-        if not resources:  # the word itself, as the lemma bank writes it ("il lemma aggettivale «bello»")
-            options += [("italianWord",), ("italianWord", "pos"), ("lemma", "pos")]
-    elif plan.words.iri:  # a lemma named by its IRI: its written form, part of speech, label
-        options += [(word, "pos"), (word,), ("label", word), ("pos",), (word, *attributes)]
-    else:
-        options += [(word,), (word, *attributes)] + ([(word, "pos")] if len(plan.words.pos) != 1
-                                                      and not plan.words.every_pos else [])
-        if "sentix" in resources:
-            options.append((word, *[a for r in resources if r != "elita" for a in (
-                _value_roles(plan, "sentix") if r == "sentix" else LOOKUP[r])]))
-        if len(plan.words.forms) > 1:
-            options.append((word, *[a for r in resources for a in LOOKUP[r]]))
-        if {"elita", "sentix"} <= set(resources):
-            options.append((word, "elitaValue", "sentixValue"))
-        if resources:
-            options.append((word, *full))
-        if len(resources) > 1 and plan.words.bank not in DIALECTS:  # "gli avverbi di ELITA in parmigiano": one
-            options += [(word, *ATTRIBUTES[r]) for r in resources if r in DIALECTS]  # resource narrows, one is shown
-    if "languageTag" in s.computed:  # "con il suo tag di lingua": each shown word's tag beside it
-        tags = {"italianWord": "languageTag", "sicilianWord": "sicilianTag", "parmigianoWord": "parmigianoTag"}
-        tagged = [o for o in options if any(r in tags for r in o)]
-        options = [tuple(x for r in o for x in ((r, tags[r]) if r in tags else (r,))) for o in tagged[:3]] + [
-            (tags[r],) for r in tags if r in _unique([x for o in tagged for x in o])][:2] + options
-    return _unique([tuple(_unique(list(o))) for o in options])
 
 
 def operators(base: Plan, s: Signals) -> list[Plan]:
@@ -259,6 +187,11 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         for thing in _unique(things):
             plans.append(base.with_block(operator="count", columns=(),
                                          aggregates=(Aggregate("count", thing, "count", distinct=True),)))
+        if s.several_counts:  # "quanti lemmi e quante grafie distinte": each count, one answer
+            counted_too = _unique(things + ["italianWord" if base.words.bank == "italian" else f"{base.words.bank}Word"])
+            plans += [base.with_block(operator="count", columns=(), aggregates=tuple(
+                Aggregate("count", t, f"{t}Count", distinct=True) for t in pair))
+                for pair in zip(counted_too, counted_too[1:])][:2]
     value = next((r for r in ("polarityValue", "elitaValue", "sentixValue")
                   if any(j.resource in ("elita", "sentix") for j in base.joins)), None)
     per_word = next((f"{j.resource}Entry" if j.resource in DIALECTS else "emotion" for j in base.joins
@@ -348,11 +281,11 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     if "ask" not in ops or len(plans) < 2:
         for shown in columns(base, s):
             plans.append(base.with_block(columns=shown))
-            if "top" in ops and value and "polarityValue" in shown:
+            ordered = next((r for r in ("polarityValue", "sentixValue", "elitaValue") if r in shown), None)
+            if "top" in ops and value and ordered:  # "le cinque più negative in Sentix": by the value shown
                 k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 10))
-                plans.append(base.with_block(columns=shown, order=(("polarityValue", "ascending" not in ops),
-                                                                   (shown[0], False)),
-                                             limit=k))
+                plans.append(base.with_block(columns=shown, order=((ordered, "ascending" not in ops),
+                                                                   (shown[0], False)), limit=k))
     return plans
 
 

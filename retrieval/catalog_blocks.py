@@ -15,10 +15,13 @@ def catalog_plans(s: Signals) -> list[Plan]:
     shown = {"emotions": [("emotionLabel",), ("emotion", "emotionLabel")], "lexicons": [("lexicon", "language"),
                                                                                           ("lexicon",)],
              "bank_metadata": [("title", "description"), ("contributor", "license"), ("title",), ("description",)],
-             "graphs": [("graph",)], "classes": [("class",)], "lemma_banks": [("lemmaBank",)]}
+             "graphs": [("graph",)], "classes": [("class",)], "lemma_banks": [("lemmaBank",)],
+             **{f"{r}_properties": [("property",)] for r in ("elita", "sentix", "lemma")}}
     dialect = next((d for d in DIALECTS if d in s.resources), "parmigiano")
     plans = []
     for catalog in s.catalogs:
+        if catalog == "properties":  # of the resource named: ELITA's entries, Sentix's, or the lemma bank's lemmas
+            catalog = next((f"{r}_properties" for r in ("elita", "sentix") if r in s.resources), "lemma_properties")
         words = Words(bank=dialect) if catalog == "bank_metadata" else Words()
         plans += [Plan(words=words, meta=catalog, columns=c) for c in shown.get(catalog, [])]
         if "count" in s.operators and catalog in COUNTED:
@@ -32,4 +35,4 @@ def catalog_plans(s: Signals) -> list[Plan]:
 # A catalog counted: (the key each count is per, what is counted; "*": its triples).
 COUNTED = {"graphs": (("graph",), "*"), "lexicons": (("lexicon",), "entry"), "lemma_banks": (("lemmaBank",),
            "dialectLemma"), "classes": (("class",), "resource"), "lemma_bank_types": (("type",), "resource"),
-           "emotions": ((), "emotion")}
+           "emotions": ((), "emotion"), **{f"{r}_properties": (("property",), "*") for r in ("elita", "sentix", "lemma")}}

@@ -18,8 +18,8 @@ from nl2sparql.data.plans.compile import compile_plan
 from nl2sparql.data.plans.model import Plan, Senses, Words
 from nl2sparql.data.plans.verbalize import verbalize
 from nl2sparql.kb.endpoint import stop_by
-from nl2sparql.retrieval.blocks import (authentic_filters, definition_filters, filter_sets, join_sets,
-                                        operators, same_form_filters, senses_options, word_sets)
+from nl2sparql.retrieval.blocks import (any_case_filters, authentic_filters, definition_filters, filter_sets,
+                                        join_sets, operators, same_form_filters, senses_options, word_sets)
 from nl2sparql.retrieval.catalog_blocks import catalog_plans
 from nl2sparql.retrieval.signals import Signals
 
@@ -119,7 +119,7 @@ def candidate_sets(s: Signals) -> list[Plan]:
                 continue  # the lemma bank is not joined: its part of speech or type would say nothing
             base = Plan(words=words, joins=joins, senses=senses)
             roles = [(w, v) for w in _word_roles(base)[: 2 if s.affixes else 1] for v in _value_roles(base)]
-            defined, same_form = definition_filters(s, senses), same_form_filters(s, base)
+            defined, same_form = definition_filters(s, senses), same_form_filters(s, base) + any_case_filters(s, words)
             for word_role, value_role in roles:
                 for filters, authentic in product(filter_sets(s, word_role, value_role), authentic_filters(s, base)):
                     filters = filters + authentic + same_form

@@ -59,6 +59,9 @@ class Signals:
     authentic: bool = False  # lemmas with LiITA's own IRIs ("lemmi LiITA autentici", "un vero lemma di LiITA")
     same_form: bool = False  # a translation written as its Italian word ("si scrivono esattamente come")
     quoted: bool = False  # a named word is quoted («allegria»): asked about, never read away
+    asks_type: bool = False  # "di che tipo sono (lemma o ipolemma)": the resource's rdf:type as a column
+    any_case: bool = False  # a named word written in any case ("roma, con o senza maiuscola")
+    several_counts: bool = False  # "quanti lemmi e quante grafie": two counts in one answer
     bank_link: bool = False  # the lemma bank named beside CompL-it ("a quale lemma di LiITA è collegata")
     iris: tuple[str, ...] = ()  # resources the question names by IRI ("il lemma http://liita.it/data/id/lemma/…")
     every_pos: bool = False  # "sia nomi che verbi", "both a noun and a verb": one written form with each
@@ -254,6 +257,9 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    same_form=any(_has(text, c) for c in cues["same_form"]),
                    quoted=any(_quoted(question, f) for f in forms), iris=iris,
                    bank_link=any(_has(text, c) for c in cues["bank_link"]),
+                   asks_type=any(_has(text, c) for c in cues["type"]),
+                   any_case=any(_has(text, c) for c in cues["any_case"]),
+                   several_counts=len(re.findall(r"\b(?:quant[iea]|how many)\b", text)) > 1,
                    every_pos=bool(re.search(r"\bsia (?:come )?(?:un |una )?\w+ (?:che|sia|e) |\bboth (?:as )?(?:an? )?\w+ "
                                             r"and |\b(?:anche|also) (?:come |as )?(?:un |una |an? )?(?:nom|verb|aggett|"
                                             r"avverb|noun|adject|adverb)", text)))
@@ -319,8 +325,9 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
     cue_words = [w for table in ("pos", "polarity", "resources", "relations", "operators", "affixes")
                  for words in cues[table].values() for w in words]
     found = []
-    before = set(cues["before_word"])
-    tokens = re.findall(r"[^\W\d_][\w'’]*[^\W_]|[^\W\d_]", question)
+    before = set(cues["before_word"]) | _ELIDED | {"un", "uno", "una", "a", "an"}
+    tokens = [part for token in re.findall(r"[^\W\d_][\w'’]*[^\W_]|[^\W\d_]", question)
+              for part in _split_elision(token)]  # "dell'albero": the article, then the word
     glossed = {w.lower() for w in re.findall(r"\(\s*([^\W\d_][\w'’]*)\s*\)", question)}  # "the face (viso)"
     chained = 0  # "di cane, gatto e cavallo": words listed after a found one
     for index, (previous, token) in enumerate(zip([""] + tokens, tokens)):
@@ -339,6 +346,14 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
             found.append(grounded.form)
     keep = max(2, chained + 1)
     return list(reversed(list(dict.fromkeys(found))[-keep:])) if chained < 1 else list(dict.fromkeys(found))[-keep:]
+
+
+_ELIDED = {"l", "dell", "all", "dall", "nell", "sull", "d", "un", "quell", "quest"}
+
+
+def _split_elision(token: str) -> list[str]:
+    head, mark, rest = token.replace("’", "'").partition("'")
+    return [head, rest] if mark and head.lower() in _ELIDED and rest else [token]
 
 
 _FUNCTION_WORDS = {"di", "a", "da", "in", "con", "su", "per", "tra", "fra", "senza", "e", "o", "non", "che", "un",

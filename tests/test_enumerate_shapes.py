@@ -91,3 +91,32 @@ def test_the_enumerator_finds_and_runs_each_shape(question, plan_text, kb_store,
         found = enumerate_plans(read_signals(question, *lexicons), pool, EnumerationConfig(budget_s=20))
     texts = [c.plan.text() for c in found.candidates]
     assert plan_text in texts, texts[:12]
+
+
+def test_elided_articles_several_counts_any_case_and_type_are_read(lexicons):
+    s = read_signals("Il ramo è registrato come parte dell'albero?", *lexicons)
+    assert "albero" in s.forms and "ramo" in s.forms
+    assert read_signals("Quanti lemmi e quante grafie distinte contiene il lemmario?", *lexicons).several_counts
+    assert not read_signals("Quanti lemmi contiene il lemmario?", *lexicons).several_counts
+    roma = read_signals("Come è scritto roma nel lemmario, con o senza maiuscola?", *lexicons)
+    assert roma.any_case and roma.forms[:1] == ("roma",)
+    assert read_signals("Quali risorse hanno la forma «letto», e di che tipo sono?", *lexicons).asks_type
+
+
+@pytest.mark.parametrize("question, plan_text", [
+    ("Quanti lemmi e quante grafie distinte contiene il lemmario?",
+     "lemmas | count count distinct(lemma) as lemmaCount, count distinct(italianWord) as italianWordCount"),
+    ("Come è scritto il lemma roma nel lemmario, con o senza maiuscola? Mostra tutte le varianti con la categoria.",
+     "lemmas | italianWord is 'roma' (any case) | list italianWord, pos"),
+    ("Che categoria grammaticale ha il lemma siciliano «cori»?", "sicilian words written 'cori' | list pos"),
+    ("Quali risorse del lemmario hanno la forma «letto», e di che tipo sono?", "words written 'letto' | list lemma, "
+                                                                               "type, pos"),
+    ("Tra le parole di Tristezza, quali sono le cinque più negative in Sentix?",
+     "words | with elita (Tristezza) | with sentix (negative) | list italianWord, emotionLabel, sentixValue | order "
+     "sentixValue, italianWord | limit 5"),
+])
+def test_the_enumerator_finds_and_runs_each_reading(question, plan_text, kb_store, lexicons):
+    with enumeration_endpoint(kb_store, timeout_s=10) as pool:
+        found = enumerate_plans(read_signals(question, *lexicons), pool, EnumerationConfig(budget_s=20))
+    texts = [c.plan.text() for c in found.candidates]
+    assert plan_text in texts, texts[:12]

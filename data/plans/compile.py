@@ -72,6 +72,8 @@ def _lemma_block(plan: Plan, names: _Names, roles: set[str]) -> list[str]:
     parts = []
     if words.kind:
         parts.append(f"a lila:{words.kind}")
+    elif "type" in roles and plan.senses is None:  # "di che tipo sono": lemma or hypolemma, as a column
+        parts.append("a ?type")
     if plan.senses is not None:  # the named forms are CompL-it's; the lemma bank shows its own spelling
         if "lemmaWord" in roles:
             parts.append("ontolex:writtenRep ?lemmaWord")

@@ -34,6 +34,11 @@ CATALOGS = {
     "classes": Catalog("resource", (("a", "?class"),)),
     "lemma_bank_types": Catalog("resource", (("a", "?type"),), (), LIITA_GRAPH),
     "graphs": Catalog("s", (("?p", "?o"),), (), "?graph"),
+    # the properties a resource's entries use ("quali proprietà hanno le voci di ELITA")
+    "elita_properties": Catalog("elitaEntry", (("elita:HasEmotion", "?emotion"), ("?property", "?value")), (),
+                                ELITA_GRAPH),
+    "sentix_properties": Catalog("sentixEntry", (("marl:hasPolarity", "?sentixPolarity"), ("?property", "?value"))),
+    "lemma_properties": Catalog("lemma", (("a", "lila:Lemma"), ("?property", "?value")), (), LIITA_GRAPH),
 }
 
 

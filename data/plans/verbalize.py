@@ -18,7 +18,7 @@ ROLES = {"italianWord": ("written form", "forma scritta"), "lemma": ("lemma", "l
          "hypernymWord": ("hypernym", "iperonimo"), "hyponymWord": ("hyponym", "iponimo"),
          "partWord": ("part", "parte"), "wholeWord": ("whole", "intero"), "synonymWord": ("synonym", "sinonimo"),
          "antonymWord": ("antonym", "contrario"), "word": ("CompL-it word", "parola di CompL-it"), "initial": ("initial letter", "lettera iniziale"),
-         "length": ("length in letters", "lunghezza in lettere"), "label": ("label", "etichetta"),
+         "length": ("length in letters", "lunghezza in lettere"), "label": ("label", "etichetta"), "type": ("type", "tipo"),
          "languageTag": ("language tag", "tag di lingua"), "sicilianTag": ("Sicilian language tag", "tag di lingua "
                                                                          "siciliano"),
          "parmigianoTag": ("Parmigiano language tag", "tag di lingua parmigiano")}

@@ -1,0 +1,100 @@
+"""The column sets a list plan may show: the answer a lookup asks for (a word's emotions, its polarity, its
+translation), the words of a set, both, and the computed columns a question names (a language tag)."""
+
+from __future__ import annotations
+
+from nl2sparql.data.plans.model import RELATIONS, Plan
+from nl2sparql.retrieval.signals import Signals
+
+DIALECTS = ("sicilian", "parmigiano")
+ATTRIBUTES = {"elita": ("emotionLabel",), "sentix": ("polarityValue",), "sicilian": ("sicilianWord",),
+              "parmigiano": ("parmigianoWord",)}
+LOOKUP = {"elita": ("emotionLabel",), "sentix": ("polarity", "polarityValue"), "sicilian": ("sicilianWord",),
+          "parmigiano": ("parmigianoWord",)}
+
+
+def _unique(items: list) -> list:
+    return list(dict.fromkeys(items))
+
+
+def _value_roles(plan: Plan, resource: str) -> tuple[str, str]:
+    """(class, value) roles of a polarity resource: ?polarity/?polarityValue, or per resource when both are joined."""
+    both = bool(plan.join("elita")) and bool(plan.join("sentix"))
+    return (f"{resource}Polarity", f"{resource}Value") if both else ("polarity", "polarityValue")
+
+
+def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
+    """The column sets a list may show: the answer a lookup asks for, the words of a set, and both."""
+    resources = [j.resource for j in plan.joins if j.mode == "has"]
+    if plan.words.bank in DIALECTS:
+        word = f"{plan.words.bank}Word"
+    elif plan.senses is not None and plan.senses.relation:
+        word = RELATIONS[plan.senses.relation][2]
+    else:
+        word = "italianWord"
+    attributes = [a for j in plan.joins if j.mode == "has" for a in (
+        (_value_roles(plan, "elita")[1],) if j.resource == "elita" and (j.polarity or s.values) else
+        (_value_roles(plan, "sentix")[1],) if j.resource == "sentix" else ATTRIBUTES[j.resource])]
+    if plan.senses is not None and s.examples:
+        attributes.append("example")
+    if any(j.note == "" for j in plan.joins):
+        attributes.append("usageNote")
+    full = tuple(a for r in resources for a in (("emotionLabel", _value_roles(plan, r)[1]) if r == "elita" else
+                                                _value_roles(plan, r)[::-1] if r == "sentix" else ATTRIBUTES[r]))
+    options = []
+    if plan.senses is not None:
+        definition = ("definition",)
+        examples = ("example",) if s.examples else ()
+        lookups = [a for r in resources for a in LOOKUP[r]]
+        defined = [(word, "definition")] if "definition" in plan.senses.requires else []
+        options += [(word,), *defined, (word, *attributes)] + ([(word, *lookups)] if lookups else []) \
+            if plan.senses.relation else [
+            *defined,  # "quali parole hanno una definizione che …": the words first
+            definition + examples, ("italianWord", "definition"), ("sense", "definition")] + (
+            [definition + examples + tuple(attributes)] if attributes else [])
+        if plan.senses.relation and resources:  # each joined resource's label and value
+            options.append((word, *full))
+        if plan.senses.linked and any(f.kind == "iri_prefix" for f in plan.filters):  # "quali sono veri lemmi"
+            options.append((word, "lemma"))
+        if plan.senses.linked and s.bank_link:  # the lemma bank's lemma, spelling and part of speech beside it
+            subject = word if plan.senses.relation else "word"
+            options += [(word, "pos"), (subject, "lemma", "pos"), (word, "lemma", "lemmaWord")]
+    elif plan.words.forms and len(plan.words.forms) == 1:
+        lookup = [a for r in resources for a in (_value_roles(plan, r) if r == "sentix" else LOOKUP[r])] or ["pos"]
+        if "elita" in resources and "sentix" not in resources:
+            options.append(("emotionLabel", "polarity", "polarityValue"))
+            if s.values or s.polarity:
+                options.append(("polarity", "polarityValue"))
+        if any(j.note == "" for j in plan.joins):
+            lookup.append("usageNote")
+        options += [tuple(lookup)] + ([tuple(a for r in resources for a in ATTRIBUTES[r])] if resources else [])
+        if {"elita", "sentix"} <= set(resources):  # "la polarità di paura in ELITA e in Sentix": each one's value
+            options += [("elitaValue", "sentixValue"), ("elitaPolarity", "elitaValue", "sentixPolarity", "sentixValue")]
+        if plan.words.bank in DIALECTS:  # a dialect's own lemma: its IRI, spelling, part of speech
+            options += [(f"{plan.words.bank}Lemma", word, "pos"), (f"{plan.words.bank}Lemma", "pos"), (word, "pos")]
+        elif not resources:  # the word itself, as the lemma bank writes it ("il lemma aggettivale «bello»")
+            options += [("italianWord",), ("italianWord", "pos"), ("lemma", "pos")]
+            if s.asks_type:  # "di che tipo sono (lemma o ipolemma)"
+                options += [("lemma", "type", "pos"), ("lemma", "type")]
+    elif plan.words.iri:  # a lemma named by its IRI: its written form, part of speech, label
+        options += [(word, "pos"), (word,), ("label", word), ("pos",), (word, *attributes)]
+    else:
+        options += [(word,), (word, *attributes)] + ([(word, "pos")] if len(plan.words.pos) != 1
+                                                      and not plan.words.every_pos else [])
+        if "sentix" in resources:
+            options.append((word, *[a for r in resources if r != "elita" for a in (
+                _value_roles(plan, "sentix") if r == "sentix" else LOOKUP[r])]))
+        if len(plan.words.forms) > 1:
+            options.append((word, *[a for r in resources for a in LOOKUP[r]]))
+        if {"elita", "sentix"} <= set(resources):
+            options.append((word, "elitaValue", "sentixValue"))
+        if resources:
+            options.append((word, *full))
+        if len(resources) > 1 and plan.words.bank not in DIALECTS:  # "gli avverbi di ELITA in parmigiano": one
+            options += [(word, *ATTRIBUTES[r]) for r in resources if r in DIALECTS]  # resource narrows, one is shown
+    if "languageTag" in s.computed:  # "con il suo tag di lingua": each shown word's tag beside it
+        tags = {"italianWord": "languageTag", "sicilianWord": "sicilianTag", "parmigianoWord": "parmigianoTag"}
+        tagged = [o for o in options if any(r in tags for r in o)]
+        options = [tuple(x for r in o for x in ((r, tags[r]) if r in tags else (r,))) for o in tagged[:3]] + [
+            (tags[r],) for r in tags if r in _unique([x for o in tagged for x in o])][:2] + options
+    return _unique([tuple(_unique(list(o))) for o in options])
