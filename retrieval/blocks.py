@@ -4,6 +4,7 @@ without touching the search."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from itertools import product
 
@@ -38,7 +39,7 @@ def word_sets(s: Signals) -> list[Words]:
         bank = next((d for d, path in (("sicilian", "/DialettoSiciliano/"), ("parmigiano", "/DialettoParmigiano/"))
                      if path in iri), "italian")
         sets = [Words(iri=iri, bank=bank)] + sets
-    if s.lemma_kind == "Lemma":  # "il lemma siciliano «cori»": the dialect's own lemma, looked up
+    if s.lemma_kind == "Lemma" and not s.forms:  # "il lemma siciliano «cori»": the dialect's own lemma
         sets += [Words(forms=(form,), bank=dialect) for dialect, form in s.dialect_forms[:1]]
     named = [d for d in DIALECTS if d in s.resources]
     if named and not s.forms and not s.dialect_forms:
@@ -80,6 +81,8 @@ def join_sets(s: Signals) -> list[tuple[Join, ...]]:
     if "absent" in s.operators and len(s.emotions) == 2:  # "words of Amore but not of Gioia", either way round
         for kept, dropped in (s.emotions, s.emotions[::-1]):
             sets.append((Join("elita", emotions=(kept,), without_emotions=(dropped,)),))
+    if s.only and s.emotions:  # "le parole di soltanto Gioia, senza altre emozioni"
+        sets.append((Join("elita", emotions=tuple(s.emotions[:2]), only=True),))
     if len(s.polarity) > 1 and not both and owner:  # several classes named: the classes are a group key
         sets.append((Join(owner),))
     for emotions in emotion_options:
@@ -138,6 +141,16 @@ def authentic_filters(s: Signals, plan: Plan) -> list[tuple[Filter, ...]]:
     return [(authentic,)] + ([(replace(authentic, negated=True),)] if "absent" in s.operators else [])
 
 
+def _alternatives(affixes: tuple) -> str | None:
+    """Several affixes of one kind ("-are, -ere, -ire"): one regular expression for any of them."""
+    kinds = [k for k, _ in affixes]
+    kind = next((k for k in ("suffix", "prefix") if kinds.count(k) > 1), None)
+    if kind is None:
+        return None
+    values = "|".join(re.escape(v) for k, v in affixes if k == kind)
+    return f"^({values})" if kind == "prefix" else f"({values})$"
+
+
 def any_case_filters(s: Signals, words: Words) -> tuple[Filter, ...]:
     """"Roma, con o senza maiuscola": on a set with no named form, the form that lower-cases to the named one."""
     if not s.any_case or not s.forms or words.forms or words.bank != "italian":
@@ -149,6 +162,9 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     if s.any_case:  # "con o senza maiuscola" names no capital letter to filter on
         s = replace(s, affixes=tuple(a for a in s.affixes if a != ("regex", "^[A-Z]")))
     filters = [Filter(word_role, kind, value) for kind, value in s.affixes[:2]]
+    alternatives = _alternatives(s.affixes)
+    if alternatives:  # "finiscono in -are, in -ere o in -ire": any of them, before all of them at once
+        return [(Filter(word_role, "regex", alternatives),)]
     lengths = [n for n in s.numbers if n >= 1 and n == int(n)]
     if s.length and lengths:
         op = {">=": ">", "<=": "<="}.get(s.comparison or "", "=")
@@ -184,6 +200,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
             things.append("word")
         if any(j.resource == "elita" and j.mode == "has" for j in base.joins):  # "quante voci ELITA"
             things.append("elitaEntry")
+        if any(j.resource == "sentix" and j.mode == "has" for j in base.joins):  # "quante voci contiene Sentix"
+            things.append("sentixEntry")
         for thing in _unique(things):
             plans.append(base.with_block(operator="count", columns=(),
                                          aggregates=(Aggregate("count", thing, "count", distinct=True),)))
@@ -312,6 +330,12 @@ def _computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
         plans += [base.with_block(operator="group", columns=("initial",), aggregates=(aggregate,)),
                   base.with_block(operator="group", columns=("initial",), aggregates=(aggregate,),
                                   order=(("initial", False),))]
+    endings = {len(v) for k, v in s.affixes if k == "suffix"}
+    if len(endings) == 1 and _alternatives(s.affixes) and s.operators & {"count", "group"}:  # a count per ending
+        key = f"ending{endings.pop()}"
+        if key in ("ending2", "ending3", "ending4"):
+            plans.append(base.with_block(operator="group", columns=(key,), aggregates=(
+                Aggregate("count", counted, "count", distinct=True),)))
     if "length" in s.computed and "top" in s.operators:
         k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
         longest = "ascending" not in s.operators

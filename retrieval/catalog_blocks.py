@@ -29,6 +29,9 @@ def catalog_plans(s: Signals) -> list[Plan]:
             aggregate = Aggregate("count", counted, "count", distinct=counted != "*")
             plans.append(Plan(words=words, meta=catalog, operator="group" if key else "count", columns=key,
                               aggregates=(aggregate,)))
+            if key:  # "quanti grafi ci sono": the items themselves counted
+                plans.append(Plan(words=words, meta=catalog, operator="count", columns=(),
+                                  aggregates=(Aggregate("count", key[0], "count", distinct=True),)))
     return plans
 
 

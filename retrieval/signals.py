@@ -59,6 +59,7 @@ class Signals:
     authentic: bool = False  # lemmas with LiITA's own IRIs ("lemmi LiITA autentici", "un vero lemma di LiITA")
     same_form: bool = False  # a translation written as its Italian word ("si scrivono esattamente come")
     quoted: bool = False  # a named word is quoted («allegria»): asked about, never read away
+    only: bool = False  # "soltanto Gioia": no other emotion
     asks_type: bool = False  # "di che tipo sono (lemma o ipolemma)": the resource's rdf:type as a column
     any_case: bool = False  # a named word written in any case ("roma, con o senza maiuscola")
     several_counts: bool = False  # "quanti lemmi e quante grafie": two counts in one answer
@@ -186,6 +187,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     affixes = [a for a in affixes if a[1] not in ("doppia", "doppie", "double")] + [("contains", x * 2)
                                                                                    for x in doubled]
     affixes = list(dict.fromkeys(affixes))
+    if _hits(text, {"initial": cues["computed"]["initial"]}):  # "iniziano con ogni lettera": a key, no prefix
+        affixes = [a for a in affixes if a[0] != "prefix"]
     definition, affixes = _definition_words(text, cues, affixes, {f.lower() for f in forms})
     affix_values = {value for _, value in affixes} | {value for _, value in definition}
     forms = [f for f in forms if f.lower() not in affix_values | glue]
@@ -257,6 +260,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    same_form=any(_has(text, c) for c in cues["same_form"]),
                    quoted=any(_quoted(question, f) for f in forms), iris=iris,
                    bank_link=any(_has(text, c) for c in cues["bank_link"]),
+                   only=any(_has(text, c, whole=True) for c in cues["only"]),
                    asks_type=any(_has(text, c) for c in cues["type"]),
                    any_case=any(_has(text, c) for c in cues["any_case"]),
                    several_counts=len(re.findall(r"\b(?:quant[iea]|how many)\b", text)) > 1,
@@ -348,7 +352,7 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
     return list(reversed(list(dict.fromkeys(found))[-keep:])) if chained < 1 else list(dict.fromkeys(found))[-keep:]
 
 
-_ELIDED = {"l", "dell", "all", "dall", "nell", "sull", "d", "un", "quell", "quest"}
+_ELIDED = {"l", "dell", "all", "dall", "nell", "sull", "un", "quell", "quest"}
 
 
 def _split_elision(token: str) -> list[str]:

@@ -120,3 +120,31 @@ def test_the_enumerator_finds_and_runs_each_reading(question, plan_text, kb_stor
         found = enumerate_plans(read_signals(question, *lexicons), pool, EnumerationConfig(budget_s=20))
     texts = [c.plan.text() for c in found.candidates]
     assert plan_text in texts, texts[:12]
+
+
+def test_only_one_emotion_and_alternative_endings_compile_run_and_verbalize(endpoint):
+    from nl2sparql.data.plans.model import Filter, Join
+
+    only = Plan(joins=(Join("elita", emotions=("Gioia",), only=True),), columns=("italianWord",))
+    some = Plan(joins=(Join("elita", emotions=("Gioia",)),), columns=("italianWord",))
+    only_words = {r[0].value for r in endpoint.execute(compile_plan(only)).rows}
+    some_words = {r[0].value for r in endpoint.execute(compile_plan(some)).rows}
+    assert only_words and only_words < some_words  # fewer: those with another emotion too are left out
+    assert "soltanto Gioia" in verbalize(only, "it") and "no other emotion" in only.text()
+
+    endings = Plan(words=Words(pos=("verb",)), filters=(Filter("italianWord", "regex", "(are|ere|ire)$"),),
+                   operator="group", columns=("ending3",), aggregates=(Aggregate("count", "lemma", "count",
+                                                                                 distinct=True),))
+    rows = {r[0].value: int(r[1].value) for r in endpoint.execute(compile_plan(endings)).rows}
+    assert set(rows) == {"are", "ere", "ire"} and all(n > 0 for n in rows.values())
+    assert "ultime 3 lettere" in verbalize(endings, "it")
+
+
+def test_several_endings_are_one_alternative_and_a_per_letter_key_drops_the_prefix(lexicons):
+    from nl2sparql.retrieval.blocks import filter_sets
+
+    s = read_signals("Quanti verbi finiscono in -are, quanti in -ere e quanti in -ire?", *lexicons)
+    assert [f.value for f in filter_sets(s, "italianWord", None)[0]] == ["(are|ere|ire)$"]
+    letters = read_signals("Quante parole iniziano con ogni lettera dell'alfabeto?", *lexicons)
+    assert "initial" in letters.computed and not any(kind == "prefix" for kind, _ in letters.affixes)
+    assert read_signals("Quali parole esprimono soltanto Gioia, senza altre emozioni?", *lexicons).only

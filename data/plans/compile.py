@@ -18,6 +18,9 @@ SHARED_POLARITY = ("polarity", "polarityValue")  # roles of the one polarity res
 # Roles computed from another (BIND): a group key such as a word's initial letter, or a length to order by.
 COMPUTED = {"initial": ("italianWord", "LCASE(SUBSTR(STR(?italianWord), 1, 1))"),
             "length": ("italianWord", "STRLEN(STR(?italianWord))"),
+            # the last n letters of a written form, a group key ("quanti in -are, quanti in -ere")
+            **{f"ending{n}": ("italianWord", f"SUBSTR(STR(?italianWord), STRLEN(STR(?italianWord)) - {n - 1})")
+               for n in (2, 3, 4)},
             # a written form's language tag ("it", "scn", "roa"), of the Italian or the dialect word
             **{f"{w}Tag" if w != "italian" else "languageTag": (f"{w}Word", f"LANG(?{w}Word)")
                for w in ("italian", "sicilian", "parmigiano")}}
@@ -137,6 +140,10 @@ def _elita_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
         inner += " . ?emotion rdfs:label ?emotionLabel"
     for emotion in join.without_emotions:
         inner += f" FILTER NOT EXISTS {{ ?elitaEntry elita:HasEmotion elita:{emotion} }}"
+    if join.only and join.emotions:  # no entry of the word carries another emotion
+        named = ", ".join(f"elita:{e}" for e in join.emotions)
+        inner += (" FILTER NOT EXISTS { ?otherEntry ontolex:canonicalForm ?lemma ; elita:HasEmotion ?otherEmotion "
+                  f"FILTER(?otherEmotion NOT IN ({named})) }}")
     return [f"GRAPH <{ELITA_GRAPH}> {{ {inner} }}"]
 
 

@@ -41,6 +41,7 @@ class Join:
     relation: str | None = None
     without_emotions: tuple[str, ...] = ()  # ELITA: entries that do not also carry these
     note: str | None = None  # dialects: the translation's usage note must be this text ("" for any note)
+    only: bool = False  # ELITA: the word carries no emotion but these ("soltanto Gioia, senza altre emozioni")
     entries_only: bool = False  # the resource's entries themselves, not joined on a lemma (counting ELITA entries)
 
 
@@ -191,6 +192,8 @@ def _join_text(join: Join) -> str:
         details.append(f"usage note '{join.note}'" if join.note else "with a usage note")
     if join.entries_only:
         details.append("entries")
+    if join.only:
+        details.append("no other emotion")
     return text + (f" ({', '.join(details)})" if details else "")
 
 

@@ -19,6 +19,7 @@ ROLES = {"italianWord": ("written form", "forma scritta"), "lemma": ("lemma", "l
          "partWord": ("part", "parte"), "wholeWord": ("whole", "intero"), "synonymWord": ("synonym", "sinonimo"),
          "antonymWord": ("antonym", "contrario"), "word": ("CompL-it word", "parola di CompL-it"), "initial": ("initial letter", "lettera iniziale"),
          "length": ("length in letters", "lunghezza in lettere"), "label": ("label", "etichetta"), "type": ("type", "tipo"),
+         **{f"ending{n}": (f"last {n} letters", f"ultime {n} lettere") for n in (2, 3, 4)},
          "languageTag": ("language tag", "tag di lingua"), "sicilianTag": ("Sicilian language tag", "tag di lingua "
                                                                          "siciliano"),
          "parmigianoTag": ("Parmigiano language tag", "tag di lingua parmigiano")}
@@ -67,7 +68,8 @@ def _join(join: Join, lang: str) -> str:
     en = lang == "en"
     if join.resource == "elita":
         if join.emotions:
-            what = ("that express " if en else "che esprimono ") + " + ".join(join.emotions) + " in ELITA"
+            what = ("that express " if en else "che esprimono ") + ("only " if en else "soltanto ") * join.only \
+                + " + ".join(join.emotions) + " in ELITA"
         else:
             what = "that carry an emotion in ELITA" if en else "che hanno un'emozione in ELITA"
         if join.polarity:
