@@ -42,3 +42,18 @@ def endpoint(kb_store):
 
 def run(endpoint, body: str):
     return endpoint.execute(PREFIXES + body)
+
+
+@pytest.fixture(scope="session")
+def enumerated(kb_store, endpoint):
+    """question → the enumerator's candidates on the embedded KB, with no query dropped for a busy machine."""
+    from nl2sparql.retrieval.enumerate import EnumerationConfig, enumerate_plans, enumeration_endpoint
+    from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons
+    from nl2sparql.retrieval.signals import read_signals
+
+    lexicons = Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint)
+
+    def candidates(question: str) -> list:
+        with enumeration_endpoint(kb_store, timeout_s=10) as pool:
+            return enumerate_plans(read_signals(question, *lexicons), pool, EnumerationConfig(budget_s=20)).candidates
+    return candidates

@@ -54,12 +54,11 @@ def test_a_quoted_word_below_is_a_relation_at_any_depth_and_authentic_and_same_f
     ("Quali traduzioni siciliane si scrivono esattamente come la parola italiana?",
      "words | with sicilian | sicilianWord written as italianWord | list italianWord, sicilianWord"),
 ])
-def test_the_enumerator_finds_and_runs_each_filter(question, plan_text, kb_store, lexicons):
-    with enumeration_endpoint(kb_store, timeout_s=10) as pool:  # no query dropped for a busy machine
-        found = enumerate_plans(read_signals(question, *lexicons), pool, EnumerationConfig(budget_s=20))
-    texts = [c.plan.text() for c in found.candidates]
+def test_the_enumerator_finds_and_runs_each_filter(question, plan_text, enumerated):
+    candidates = enumerated(question)
+    texts = [c.plan.text() for c in candidates]
     assert plan_text in texts, texts
-    assert found.candidates[texts.index(plan_text)].rows > 0
+    assert candidates[texts.index(plan_text)].rows > 0
 
 
 def test_a_translation_written_as_its_italian_word_is_a_subset_of_all_translations(endpoint):

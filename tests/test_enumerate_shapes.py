@@ -12,7 +12,6 @@ import pytest
 from nl2sparql.data.plans.compile import compile_plan
 from nl2sparql.data.plans.model import Aggregate, Plan, Senses, Words
 from nl2sparql.data.plans.verbalize import verbalize
-from nl2sparql.retrieval.enumerate import EnumerationConfig, enumerate_plans, enumeration_endpoint
 from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons
 from nl2sparql.retrieval.signals import read_signals
 
@@ -86,10 +85,8 @@ def test_each_new_block_compiles_runs_and_verbalizes(endpoint):
     ("Quanti sensi ha in media un verbo in CompL-it?",
      "words | CompL-it senses (verb) | average over groups by word count distinct(sense) as count"),
 ])
-def test_the_enumerator_finds_and_runs_each_shape(question, plan_text, kb_store, lexicons):
-    with enumeration_endpoint(kb_store, timeout_s=10) as pool:  # no query dropped for a busy machine
-        found = enumerate_plans(read_signals(question, *lexicons), pool, EnumerationConfig(budget_s=20))
-    texts = [c.plan.text() for c in found.candidates]
+def test_the_enumerator_finds_and_runs_each_shape(question, plan_text, enumerated):
+    texts = [c.plan.text() for c in enumerated(question)]
     assert plan_text in texts, texts[:12]
 
 
@@ -115,10 +112,8 @@ def test_elided_articles_several_counts_any_case_and_type_are_read(lexicons):
      "words | with elita (Tristezza) | with sentix (negative) | list italianWord, emotionLabel, sentixValue | order "
      "sentixValue, italianWord | limit 5"),
 ])
-def test_the_enumerator_finds_and_runs_each_reading(question, plan_text, kb_store, lexicons):
-    with enumeration_endpoint(kb_store, timeout_s=10) as pool:
-        found = enumerate_plans(read_signals(question, *lexicons), pool, EnumerationConfig(budget_s=20))
-    texts = [c.plan.text() for c in found.candidates]
+def test_the_enumerator_finds_and_runs_each_reading(question, plan_text, enumerated):
+    texts = [c.plan.text() for c in enumerated(question)]
     assert plan_text in texts, texts[:12]
 
 
@@ -148,3 +143,18 @@ def test_several_endings_are_one_alternative_and_a_per_letter_key_drops_the_pref
     letters = read_signals("Quante parole iniziano con ogni lettera dell'alfabeto?", *lexicons)
     assert "initial" in letters.computed and not any(kind == "prefix" for kind, _ in letters.affixes)
     assert read_signals("Quali parole esprimono soltanto Gioia, senza altre emozioni?", *lexicons).only
+
+
+def test_a_resources_properties_and_a_catalogs_items_are_counted(endpoint, lexicons):
+    from nl2sparql.retrieval.catalog_blocks import catalog_plans
+
+    plans = catalog_plans(read_signals("Quali proprietà usano le voci di ELITA?", *lexicons))
+    listed = next(p for p in plans if p.meta == "elita_properties" and p.operator == "list")
+    used = {r[0].value for r in endpoint.execute(compile_plan(listed)).rows}
+    assert "http://www.w3.org/ns/lemon/ontolex#canonicalForm" in used
+    assert "http://w3id.org/elita/HasEmotion" in used
+    graphs = catalog_plans(read_signals("Quanti grafi ci sono nella base di conoscenza?", *lexicons))
+    counted = next(p for p in graphs if p.meta == "graphs" and p.operator == "count")
+    listed_graphs = next(p for p in graphs if p.meta == "graphs" and p.operator == "list")
+    assert int(endpoint.execute(compile_plan(counted)).rows[0][0].value) == len(
+        endpoint.execute(compile_plan(listed_graphs)).rows)
