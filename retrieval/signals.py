@@ -11,6 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from nl2sparql.retrieval.signal_words import ELIDED, multiwords, split_elision
+
 CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                 "twenty": 20, "due": 2, "tre": 3, "quattro": 4, "cinque": 5, "sette": 7, "otto": 8, "nove": 9,
@@ -228,7 +230,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if stop_forms and lexicon is not None:
         named = affix_values | glue | {e.lower() for e in emotions}  # "joy (Gioia)" glosses an emotion
         forms = [f for f in _content_words(question, text, cues, lexicon) if f.lower() not in named]
-    multiword = _multiwords(question, cues, lexicon) if lexicon is not None else []
+    multiword = multiwords(question, cues, lexicon) if lexicon is not None else []
     if multiword:  # "l'espressione polirematica fico d'India": the whole expression, before its parts
         forms = multiword + [f for f in forms if not any(f.lower() in m.lower().split() for m in multiword)]
     if relations and not forms:  # "i sinonimi di paura … all'emozione Paura": the emotion's word is asked about too
@@ -329,9 +331,9 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
     cue_words = [w for table in ("pos", "polarity", "resources", "relations", "operators", "affixes")
                  for words in cues[table].values() for w in words]
     found = []
-    before = set(cues["before_word"]) | _ELIDED | {"un", "uno", "una", "a", "an"}
+    before = set(cues["before_word"]) | ELIDED | {"un", "uno", "una", "a", "an"}
     tokens = [part for token in re.findall(r"[^\W\d_][\w'’]*[^\W_]|[^\W\d_]", question)
-              for part in _split_elision(token)]  # "dell'albero": the article, then the word
+              for part in split_elision(token)]  # "dell'albero": the article, then the word
     glossed = {w.lower() for w in re.findall(r"\(\s*([^\W\d_][\w'’]*)\s*\)", question)}  # "the face (viso)"
     chained = 0  # "di cane, gatto e cavallo": words listed after a found one
     for index, (previous, token) in enumerate(zip([""] + tokens, tokens)):
@@ -350,45 +352,6 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
             found.append(grounded.form)
     keep = max(2, chained + 1)
     return list(reversed(list(dict.fromkeys(found))[-keep:])) if chained < 1 else list(dict.fromkeys(found))[-keep:]
-
-
-_ELIDED = {"l", "dell", "all", "dall", "nell", "sull", "un", "quell", "quest"}
-
-
-def _split_elision(token: str) -> list[str]:
-    head, mark, rest = token.replace("’", "'").partition("'")
-    return [head, rest] if mark and head.lower() in _ELIDED and rest else [token]
-
-
-_FUNCTION_WORDS = {"di", "a", "da", "in", "con", "su", "per", "tra", "fra", "senza", "e", "o", "non", "che", "un",
-                   "una", "uno", "il", "lo", "la", "i", "gli", "le", "of", "to", "in", "on", "and", "or", "the", "at"} | {
-    p + a for p in ("a", "da", "de", "ne", "su") for a in ("l", "llo", "lla", "i", "gli", "lle")}
-
-
-def _multiwords(question: str, cues: dict, lexicon) -> list[str]:
-    """Unquoted expressions of two or three words the lemma bank has as one written form ("fico d'India", "alta
-    tensione"), after a word that introduces one ("di", "l'espressione polirematica"): none starting or ending with a
-    function word, none made of cue or common words."""
-    stop = set(cues["stop"]) | _FUNCTION_WORDS
-    before = set(cues["before_word"]) | {"polirematica", "polirematico", "espressione", "expression", "locuzione"}
-    cue_words = [w.strip() for table in ("pos", "polarity", "resources", "relations", "operators", "affixes", "wh")
-                 for words in (cues[table].values() if isinstance(cues[table], dict) else [cues[table]])
-                 for w in words if len(w.strip()) > 2]
-    tokens = re.findall(r"[^\W\d_][\w'’]*[^\W_]|[^\W\d_]", question)
-    found = []
-    for size in (3, 2):
-        for i in range(len(tokens) - size + 1):
-            words = tokens[i:i + size]
-            lower = [w.lower() for w in words]
-            previous = tokens[i - 1].lower().split("'")[-1] if i else ""
-            if previous not in before or lower[0] in stop or lower[-1] in stop or sum(w not in stop for w in lower) < 2:
-                continue
-            if any(w.startswith(c) for w in lower for c in cue_words):
-                continue
-            hit = lexicon.lookup(" ".join(words))
-            if hit.match in ("exact", "case") and not any(hit.form.lower() in f.lower() for f in found):
-                found.append(hit.form)
-    return found
 
 
 def signals_to_json(signals) -> dict[str, Any]:
