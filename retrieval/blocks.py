@@ -10,15 +10,10 @@ from itertools import product
 
 from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Join, Plan, Senses, Words
 from nl2sparql.kb.vocab import LIITA_LEMMA
-from nl2sparql.retrieval.column_blocks import columns
+from nl2sparql.retrieval.column_blocks import DIALECTS, columns, unique
 from nl2sparql.retrieval.signals import Signals
 
-DIALECTS = ("sicilian", "parmigiano")
 COMPLIT_POS = ("noun", "verb", "adjective", "adverb")
-def _unique(items: list) -> list:
-    return list(dict.fromkeys(items))
-
-
 def word_sets(s: Signals) -> list[Words]:
     forms = [tuple(s.forms[:1])] + ([tuple(s.forms[:4])] if len(s.forms) > 1 else []) if s.forms else []
     emotion_words = {e.lower() for e in s.emotions}
@@ -44,7 +39,7 @@ def word_sets(s: Signals) -> list[Words]:
     named = [d for d in DIALECTS if d in s.resources]
     if named and not s.forms and not s.dialect_forms:
         sets += [Words(kind, (), p, bank=named[0]) for p, kind in product(pos, kinds)]
-    return _unique(sets)
+    return unique(sets)
 
 
 def _polarity_owner(s: Signals, resources: list[str]) -> str | None:
@@ -93,7 +88,7 @@ def join_sets(s: Signals) -> list[tuple[Join, ...]]:
             sets += [(join(r, emotions=emotions),) for r in resources]
     if "absent" in s.operators and len(resources) == 1:
         sets.append((join(resources[0], "absent"),))
-    return _unique(sets) or [()]
+    return unique(sets) or [()]
 
 
 def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
@@ -114,7 +109,7 @@ def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
     if s.definition:  # "definiti come usurati": the senses whose definition says it first, related at any depth too
         defined = [replace(o, requires=("definition",), defined="related" if o.relation else "word") for o in options]
         options = defined + [replace(o, depth="any") for o in defined if o.relation] + options
-    return _unique(options)
+    return unique(options)
 
 
 def definition_filters(s: Signals, senses: Senses | None) -> list[Filter]:
@@ -202,11 +197,11 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
             things.append("elitaEntry")
         if any(j.resource == "sentix" and j.mode == "has" for j in base.joins):  # "quante voci contiene Sentix"
             things.append("sentixEntry")
-        for thing in _unique(things):
+        for thing in unique(things):
             plans.append(base.with_block(operator="count", columns=(),
                                          aggregates=(Aggregate("count", thing, "count", distinct=True),)))
         if s.several_counts:  # "quanti lemmi e quante grafie distinte": each count, one answer
-            counted_too = _unique(things + ["italianWord" if base.words.bank == "italian" else f"{base.words.bank}Word"])
+            counted_too = unique(things + ["italianWord" if base.words.bank == "italian" else f"{base.words.bank}Word"])
             plans += [base.with_block(operator="count", columns=(), aggregates=tuple(
                 Aggregate("count", t, f"{t}Count", distinct=True) for t in pair))
                 for pair in zip(counted_too, counted_too[1:])][:2]

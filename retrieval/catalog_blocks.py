@@ -5,9 +5,8 @@ and a count per catalog item when one is asked."""
 from __future__ import annotations
 
 from nl2sparql.data.plans.model import Aggregate, Plan, Words
+from nl2sparql.retrieval.column_blocks import DIALECTS
 from nl2sparql.retrieval.signals import Signals
-
-DIALECTS = ("sicilian", "parmigiano")
 
 
 def catalog_plans(s: Signals) -> list[Plan]:

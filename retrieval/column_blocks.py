@@ -13,7 +13,8 @@ LOOKUP = {"elita": ("emotionLabel",), "sentix": ("polarity", "polarityValue"), "
           "parmigiano": ("parmigianoWord",)}
 
 
-def _unique(items: list) -> list:
+def unique(items: list) -> list:
+    """The items once each, in their first order."""
     return list(dict.fromkeys(items))
 
 
@@ -96,5 +97,5 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
         tags = {"italianWord": "languageTag", "sicilianWord": "sicilianTag", "parmigianoWord": "parmigianoTag"}
         tagged = [o for o in options if any(r in tags for r in o)]
         options = [tuple(x for r in o for x in ((r, tags[r]) if r in tags else (r,))) for o in tagged[:3]] + [
-            (tags[r],) for r in tags if r in _unique([x for o in tagged for x in o])][:2] + options
-    return _unique([tuple(_unique(list(o))) for o in options])
+            (tags[r],) for r in tags if r in unique([x for o in tagged for x in o])][:2] + options
+    return unique([tuple(unique(list(o))) for o in options])

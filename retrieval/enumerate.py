@@ -21,6 +21,7 @@ from nl2sparql.kb.endpoint import stop_by
 from nl2sparql.retrieval.blocks import (any_case_filters, authentic_filters, definition_filters, filter_sets,
                                         join_sets, operators, same_form_filters, senses_options, word_sets)
 from nl2sparql.retrieval.catalog_blocks import catalog_plans
+from nl2sparql.retrieval.column_blocks import unique
 from nl2sparql.retrieval.signals import Signals
 
 
@@ -114,7 +115,7 @@ def candidate_sets(s: Signals) -> list[Plan]:
         linked = bool(joins) or (s.authentic and words.bank == "italian")  # an IRI test needs the lemma
         # "a quale lemma di LiITA è collegata la parola di CompL-it": linked to the lemma bank, and as it is
         links = [linked] + ([True] if s.bank_link and not linked and words.bank == "italian" else [])
-        for senses in _unique_options([o for link in links for o in senses_options(s, joined=link)]):
+        for senses in unique([o for link in links for o in senses_options(s, joined=link)]):
             if senses is not None and not senses.linked and (words.pos or words.kind or words.bank != "italian"):
                 continue  # the lemma bank is not joined: its part of speech or type would say nothing
             base = Plan(words=words, joins=joins, senses=senses)
@@ -130,10 +131,6 @@ def candidate_sets(s: Signals) -> list[Plan]:
             for word, related in ((s.forms[1], s.forms[0]), (s.forms[0], s.forms[1])):
                 sets.append(Plan(words=Words(forms=(word,)), senses=Senses(relation=relation, related_form=related)))
     return list(dict.fromkeys(sets))
-
-
-def _unique_options(options: list) -> list:
-    return list(dict.fromkeys(options))
 
 
 def enumerate_plans(signals: Signals, endpoint, config: EnumerationConfig | None = None) -> Enumeration:
