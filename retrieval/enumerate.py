@@ -205,12 +205,20 @@ class _Search:
             return "pruned", []
         if not nonempty and "ask" not in self.signals.operators:
             return "pruned", []
+        plans = operators(base, self.signals)
+        width = max(1, int(getattr(self.endpoint, "width", 1)))
+        if width > 1 and len(plans) > 1:  # a set's plans share the store workers too (one broad set, two cores)
+            with ThreadPoolExecutor(max_workers=width) as pool:
+                return "asked", [c for c in pool.map(self.run_in_time, plans) if c is not None]
         found = []
-        for plan in operators(base, self.signals):
+        for plan in plans:
             if self.over():
                 break
             found.append(self.run(plan))
         return "asked", found
+
+    def run_in_time(self, plan: Plan) -> Candidate | None:
+        return None if self.over() else self.run(plan)
 
     def run(self, plan: Plan) -> Candidate | None:
         with stop_by(self.stop_at):

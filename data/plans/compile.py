@@ -147,14 +147,23 @@ def _elita_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
     return [f"GRAPH <{ELITA_GRAPH}> {{ {inner} }}"]
 
 
+def _leads(plan: Plan, join: Join) -> bool:
+    """Sentix written before a lemma bank set that names no form or part of speech: 13k entries joined to 48k lemmas
+    take 0.3 s that way and 1.4 s the other way round on the embedded store (the answer is the same)."""
+    words = plan.words
+    return join.resource == "sentix" and join.mode == "has" and not join.entries_only and plan.senses is None \
+        and plan.meta is None and words.bank == "italian" and not (words.forms or words.pos or words.iri)
+
+
 def _sentix_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
-    parts = [] if join.entries_only else ["ontolex:canonicalForm ?lemma"]
+    parts = []
     if join.polarity:
         parts.append(f"marl:hasPolarity marl:{join.polarity}")
     else:
         parts.append(f"marl:hasPolarity {names.var('sentixPolarity')}")
     if "sentixValue" in roles or (names.polar == "sentix" and "polarityValue" in roles):
         parts.append(f"marl:hasPolarityValue {names.var('sentixValue')}")
+    parts += [] if join.entries_only else ["ontolex:canonicalForm ?lemma"]  # the polarity first: fewer triples
     return [f"?sentixEntry {' ; '.join(parts)} ."]
 
 
@@ -251,8 +260,14 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
         lines += meta_lines(plan.meta, plan.words.bank if plan.words.bank != "italian" else None, roles)
     else:
         lines += _lemma_block(plan, names, roles)
-    for join in plan.joins:
-        lines += _join_lines(join, names, roles)
+    joined = [_join_lines(join, names, roles) for join in plan.joins]
+    for join, join_lines in zip(plan.joins, joined):
+        if _leads(plan, join):  # the narrower pattern first: the embedded store joins in the order written
+            lines = join_lines + lines
+            joined.remove(join_lines)
+            break
+    for join_lines in joined:
+        lines += join_lines
     lines += [f"FILTER({filter_expression(f, names)})" for f in plan.filters if f not in inside]
     lines += [f"BIND({COMPUTED[r][1]} AS ?{r})" for r in COMPUTED if r in roles]
     body = "\n".join("  " + line for line in lines)
