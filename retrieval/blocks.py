@@ -161,6 +161,7 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     if s.any_case:  # "con o senza maiuscola" names no capital letter to filter on
         s = replace(s, affixes=tuple(a for a in s.affixes if a != ("regex", "^[A-Z]")))
     filters = [Filter(word_role, kind, value) for kind, value in s.affixes[:2]]
+    filters += [Filter(word_role, "contains", " ", negated=True)] if s.single_word else []
     alternatives = _alternatives(s.affixes)
     if alternatives:  # "finiscono in -are, in -ere o in -ire": any of them, before all of them at once
         return [(Filter(word_role, "regex", alternatives),)]
@@ -221,7 +222,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     if "top" in ops and not base.words.forms and not (value and (s.values or s.polarity)):
         plans += _top_counts(base, s, per_word or (counted if base.senses is not None else None))
     shown_sets = columns(base, s) if "ask" not in ops or len(plans) < 2 else []
-    if "top" in ops and "count" not in ops and value:  # "la parola con la polarità più bassa": ordered by the value
+    by_value = "top" in ops and value and not ops & {"count", "average", "group"}
+    if by_value:  # "la parola con la polarità più bassa": ordered by the value, before the groups
         plans += _top_values(base, s, shown_sets)
     plans += _computed(base, s, counted)
     top_groups = "top" in ops and not base.words.forms and not (value and (s.values or s.polarity))
@@ -302,9 +304,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     plans += _optional_notes(base, s)
     for shown in shown_sets:
         plans.append(base.with_block(columns=shown))
-    if "top" in ops and "count" in ops and value:
+    if "top" in ops and value and not by_value:
         plans += _top_values(base, s, shown_sets)
-    return plans
+    return unique(plans)
 
 
 def _top_values(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> list[Plan]:

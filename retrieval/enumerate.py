@@ -171,6 +171,7 @@ def enumerate_plans(signals: Signals, endpoint, config: EnumerationConfig | None
 
 def _ask_sets(search: _Search, sets: list[Plan], endpoint) -> list[tuple[str, list]]:
     width = max(1, int(getattr(endpoint, "width", 1)))
+    search.inner_width = width if len(sets) == 1 else 1
     if width == 1:
         return [search.ask_set(base) for base in sets]
     with ThreadPoolExecutor(max_workers=width) as pool:
@@ -185,6 +186,7 @@ class _Search:
         self.answered = 0
         self.stopped = False
         self.stop_at = started + config.budget_s + config.grace_s
+        self.inner_width = 1  # how many of one set's plans run at once
 
     def over(self) -> bool:
         if time.perf_counter() - self.started > self.config.budget_s or self.answered >= self.config.max_candidates:
@@ -206,8 +208,8 @@ class _Search:
         if not nonempty and "ask" not in self.signals.operators:
             return "pruned", []
         plans = operators(base, self.signals)
-        width = max(1, int(getattr(self.endpoint, "width", 1)))
-        if width > 1 and len(plans) > 1:  # a set's plans share the store workers too (one broad set, two cores)
+        width = self.inner_width
+        if width > 1 and len(plans) > 1:  # one set alone: its plans share the store workers (one broad set, two cores)
             with ThreadPoolExecutor(max_workers=width) as pool:
                 return "asked", [c for c in pool.map(self.run_in_time, plans) if c is not None]
         found = []

@@ -56,6 +56,7 @@ class Signals:
     lemma_kind: str | None = None  # "Lemma" / "Hypolemma" when the question says so
     computed: tuple[str, ...] = ()  # computed roles named: "initial" (a group key), "length" (an order)
     optional: bool = False  # "with any usage note", "if it has one": a column shown where present
+    single_word: bool = False  # "monorematico": a written form with no space
     keys: tuple[str, ...] = ()  # group keys named ("per classe di polarità"): asked before the others
     definition: tuple[tuple[str, str], ...] = ()  # (contains | prefix | suffix, text) a CompL-it definition must have
     authentic: bool = False  # lemmas with LiITA's own IRIs ("lemmi LiITA autentici", "un vero lemma di LiITA")
@@ -157,6 +158,8 @@ def _numbers(text: str) -> list[float]:
     return list(dict.fromkeys(values))
 
 
+_SAMPLE = re.compile(r"\b(?:qualche esempio|alcuni esempi|un esempio|(?:a few|some) examples?|an example) (?:di|d'|of) "
+                     r"(lemm|parol|verb|nom|aggettiv|avverb|sostantiv|word|noun|adjective|adverb)")
 _IRI = re.compile(r"<?(https?://[^\s<>«»\"',;?)]+)>?")
 
 
@@ -169,6 +172,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     iris = tuple(dict.fromkeys(m.rstrip(".") for m in _IRI.findall(question)))
     question = _IRI.sub(" ", question)  # an IRI's path is no word, cue or number of the question
     text = " " + " ".join(question.lower().replace("’", "'").split()) + " "
+    text = _SAMPLE.sub(r" \1", text)  # "qualche esempio di lemma": some lemmas, no CompL-it example
     analysis = analyze_patterns(question)
     forms, dialect_forms = [], []
     if lexicon is not None:
@@ -176,7 +180,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                                         dialect_lexicons or {}):
             if grounded.known and grounded.dialect:
                 dialect_forms.append((grounded.dialect, grounded.form))
-            elif grounded.known and (grounded.form.lower() not in cues["stop"] or _quoted(question, grounded.form)):
+            elif grounded.known and ((grounded.form.lower() not in cues["stop"] and len(grounded.form) > 1)
+                                     or _quoted(question, grounded.form)):  # "… parola e finiscono": no word «E»
                 forms.append(grounded.form)  # "Quale parola ha più sensi": no question is about the word «ha»
     else:
         forms = list(analysis.entities)
@@ -195,9 +200,12 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     affix_values = {value for _, value in affixes} | {value for _, value in definition}
     forms = [f for f in forms if f.lower() not in affix_values | glue]
     stop_forms = forms == []
-    resources = list(_hits(text, cues["resources"]))
+    named = [f.lower() for f in forms if re.search(rf"\b(?:parola|word|lemma|termine|term|forma|form) [«\"']?"
+                                                   rf"{re.escape(f.lower())}\b", text)]
+    unnamed = re.sub(r"\b(?:" + "|".join(map(re.escape, named)) + r")\b", " ", text) if named else text
+    resources = list(_hits(unnamed, cues["resources"]))  # "la parola Parma": a word named, no dialect of Parma
     for dialect in analysis.dialects:
-        if dialect not in resources:
+        if dialect not in resources and not (named and dialect in _hits(text, cues["resources"])):
             resources.append(dialect)
     if "sentix" in resources and _has(text, "elita") and not _has(text, "sentix"):
         resources.remove("sentix")  # "polarity" of a question that names ELITA and not Sentix is ELITA's own
@@ -247,6 +255,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     return Signals(forms=tuple(dict.fromkeys(forms)), dialect_forms=tuple(dialect_forms), pos=_parts_of_speech(text, cues["pos"]),
                    emotions=emotions, polarity=polarity, resources=tuple(resources),
                    relations=relations, operators=frozenset(operators), numbers=tuple(_numbers(text)),
+                   single_word=any(_has(text, c) for c in cues["single_word"]),
                    affixes=tuple(affixes), comparison=comparison, notes=tuple(notes), lemma_kind=kind,
                    any_depth=any(_has(text, c) for c in cues["depth"]),
                    length=any(_has(text, c) for c in cues["length"]) and not (  # "the longest": an order, no filter
