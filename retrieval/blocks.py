@@ -240,12 +240,15 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
             keys.append("polarity")
         if base.senses is not None and not base.senses.pos:
             keys.append("posLabel")
+        noted = next((j.resource for j in base.joins if j.resource in DIALECTS and j.note == ""), None)
+        if noted:  # "le note d'uso più frequenti": per note, the translations that carry it
+            keys.append("usageNote")
         if base.senses is not None or not keys or (plain and "top" in ops):  # "le grafie di più lemmi"
             keys.append("italianWord")
         named = {"posLabel" if k == "pos" and base.senses is not None else k for k in s.keys}
         keys.sort(key=lambda k: k not in named)  # the keys the question names first (a stable sort)
         for key in keys[:3]:
-            aggregate = Aggregate("count", counted, "count", distinct=True)
+            aggregate = Aggregate("count", f"{noted}Entry" if key == "usageNote" else counted, "count", distinct=True)
             if "average" in ops and value:  # an average asked: its groups first, the plain count after
                 average_of = "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue"
                 average = Aggregate("avg", average_of, "average")
@@ -263,7 +266,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 entries = Aggregate("count", f"{base.joins[0].resource}Entry", "count", distinct=True)
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(entries,)))
             if threshold is not None and s.comparison and key != "italianWord":  # "categories with fewer than 20"
-                op = ">" if s.comparison == ">=" else "<"
+                op = (">" if s.comparison == ">=" else "<") + ("=" if s.inclusive else "")
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
                                              having=Filter("count", "value", threshold, op)))
             if "top" in ops:
@@ -276,7 +279,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         # "quanti sostantivi hanno almeno dieci sensi": the words that pass, counted (per CompL-it word too)
         keys = ("italianWord", "word") if "count" in ops and base.senses is not None else \
             ("italianWord",) if "count" in ops else ()
-        for strict in (op, op + "=") if op != "=" else (op,):
+        for strict in ((op + "=", op) if s.inclusive else (op, op + "=")) if op != "=" else (op,):
             plans += [base.with_block(operator="count_groups", columns=(key,), aggregates=(aggregate,),
                                       having=Filter("count", "value", threshold, strict)) for key in keys]
             plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,),

@@ -4,7 +4,9 @@ and a count per catalog item when one is asked."""
 
 from __future__ import annotations
 
-from nl2sparql.data.plans.model import Aggregate, Plan, Words
+from nl2sparql.data.plans.compile import BANKS, LEXICONS
+from nl2sparql.data.plans.model import Aggregate, Filter, Plan, Words
+from nl2sparql.kb.vocab import ELITA_GRAPH
 from nl2sparql.retrieval.column_blocks import DIALECTS
 from nl2sparql.retrieval.signals import Signals
 
@@ -31,7 +33,23 @@ def catalog_plans(s: Signals) -> list[Plan]:
             if key:  # "quanti grafi ci sono": the items themselves counted
                 plans.append(Plan(words=words, meta=catalog, operator="count", columns=(),
                                   aggregates=(Aggregate("count", key[0], "count", distinct=True),)))
+            named = _named_item(catalog, s)
+            if named:  # "quante triple ha il grafo di ELITA", "quante voci ha il lessico siciliano": that one's count
+                plans.insert(0, Plan(words=words, meta=catalog, operator="count", columns=(), aggregates=(aggregate,),
+                                     filters=(named,)))
     return plans
+
+
+def _named_item(catalog: str, s: Signals) -> Filter | None:
+    """The one graph, lexicon or lemma bank a question names: ELITA's graph, a dialect's lexicon or lemma bank."""
+    if catalog == "graphs" and "elita" in s.resources:
+        return Filter("graph", "iri_prefix", ELITA_GRAPH)
+    dialect = next((d for d in DIALECTS if d in s.resources), None)
+    if catalog == "lexicons" and dialect:
+        return Filter("lexicon", "iri_prefix", LEXICONS[dialect])
+    if catalog == "lemma_banks" and dialect:  # "quanti lemmi ha la banca dei lemmi parmigiana"
+        return Filter("lemmaBank", "iri_prefix", BANKS[dialect])
+    return None
 
 
 # A catalog counted: (the key each count is per, what is counted; "*": its triples).

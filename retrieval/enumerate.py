@@ -141,7 +141,7 @@ def enumerate_plans(signals: Signals, endpoint, config: EnumerationConfig | None
     started = time.perf_counter()
     out = Enumeration()
     search = _Search(signals, endpoint, config, started)
-    runs = [search.run(plan) for plan in catalog_plans(signals)]
+    runs = _run_all(search, catalog_plans(signals), max(1, int(getattr(endpoint, "width", 1))))
     sets = candidate_sets(signals)[: config.max_sets]
     per_set = _ask_sets(search, sets, endpoint)
     if signals.forms and not signals.quoted and not any(c for _, found in [("catalog", runs)] + per_set
@@ -167,6 +167,14 @@ def enumerate_plans(signals: Signals, endpoint, config: EnumerationConfig | None
     out.stopped_early = search.stopped
     out.seconds = time.perf_counter() - started
     return out
+
+
+def _run_all(search: _Search, plans: list[Plan], width: int) -> list[Candidate | None]:
+    """Plans run in their order (kept in it), `width` at once."""
+    if width == 1 or len(plans) < 2:
+        return [search.run_in_time(plan) for plan in plans]
+    with ThreadPoolExecutor(max_workers=width) as pool:
+        return list(pool.map(search.run_in_time, plans))
 
 
 def _ask_sets(search: _Search, sets: list[Plan], endpoint) -> list[tuple[str, list]]:
@@ -208,10 +216,8 @@ class _Search:
         if not nonempty and "ask" not in self.signals.operators:
             return "pruned", []
         plans = operators(base, self.signals)
-        width = self.inner_width
-        if width > 1 and len(plans) > 1:  # one set alone: its plans share the store workers (one broad set, two cores)
-            with ThreadPoolExecutor(max_workers=width) as pool:
-                return "asked", [c for c in pool.map(self.run_in_time, plans) if c is not None]
+        if self.inner_width > 1:  # one set alone: its plans share the store workers (one broad set, two cores)
+            return "asked", [c for c in _run_all(self, plans, self.inner_width) if c is not None]
         found = []
         for plan in plans:
             if self.over():

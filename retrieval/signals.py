@@ -26,6 +26,8 @@ GREATER = ("at least", "almeno", "above", "over", "more than", "greater", "highe
            "superiore", "or higher", "o più", ">", "≥")
 LESS = ("at most", "below", "under", "less than", "lower than", "sotto", "meno di", "inferiore", "or lower",
         "o meno", "<", "≤", "non superiore", "al massimo")
+INCLUSIVE = ("at least", "almeno", "o più", "or more", "or higher", "≥", "at most", "al massimo", "o meno", "or fewer",
+             "or lower", "non superiore", "non inferiore", "≤")  # the bound itself passes
 
 
 @lru_cache(maxsize=1)
@@ -57,6 +59,7 @@ class Signals:
     computed: tuple[str, ...] = ()  # computed roles named: "initial" (a group key), "length" (an order)
     optional: bool = False  # "with any usage note", "if it has one": a column shown where present
     single_word: bool = False  # "monorematico": a written form with no space
+    inclusive: bool = False  # "almeno dieci": the threshold itself passes (">=" rather than ">")
     keys: tuple[str, ...] = ()  # group keys named ("per classe di polarità"): asked before the others
     definition: tuple[tuple[str, str], ...] = ()  # (contains | prefix | suffix, text) a CompL-it definition must have
     authentic: bool = False  # lemmas with LiITA's own IRIs ("lemmi LiITA autentici", "un vero lemma di LiITA")
@@ -256,6 +259,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    emotions=emotions, polarity=polarity, resources=tuple(resources),
                    relations=relations, operators=frozenset(operators), numbers=tuple(_numbers(text)),
                    single_word=any(_has(text, c) for c in cues["single_word"]),
+                   inclusive=bool(comparison) and any(_has(text, c) for c in INCLUSIVE),
                    affixes=tuple(affixes), comparison=comparison, notes=tuple(notes), lemma_kind=kind,
                    any_depth=any(_has(text, c) for c in cues["depth"]),
                    length=any(_has(text, c) for c in cues["length"]) and not (  # "the longest": an order, no filter

@@ -148,10 +148,12 @@ def _elita_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
 
 
 def _leads(plan: Plan, join: Join) -> bool:
-    """Sentix written before a lemma bank set that names no form or part of speech: 13k entries joined to 48k lemmas
-    take 0.3 s that way and 1.4 s the other way round on the embedded store (the answer is the same)."""
+    """Sentix (or a dialect's entries with a usage note) written before a lemma bank set that names no form or part of
+    speech: 13k Sentix entries joined to 48k lemmas take 0.3 s that way and 1.4 s the other way round on the embedded
+    store, the noted Parmigiano entries 0.05 s against 1.5 s (the answer is the same)."""
     words = plan.words
-    return join.resource == "sentix" and join.mode == "has" and not join.entries_only and plan.senses is None \
+    narrow = join.resource == "sentix" or (join.resource in LEXICONS and join.note is not None)  # or noted entries
+    return narrow and join.mode == "has" and not join.entries_only and plan.senses is None \
         and plan.meta is None and words.bank == "italian" and not (words.forms or words.pos or words.iri)
 
 
@@ -189,10 +191,13 @@ def _dialect_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
         lines.append(f"?{dialect}Lemma {' ; '.join(lemma_parts)} .")
     if "usageNote" in roles:
         note = f"?{dialect}Entry rdfs:comment ?usageNote"
-        lines.append(f"OPTIONAL {{ {note} }}" if "usageNote" in names.plan.optional_roles else note + " .")
-    elif join.note is not None:
+        if "usageNote" in names.plan.optional_roles:
+            lines.append(f"OPTIONAL {{ {note} }}")
+        else:  # the noted entries first, as below
+            lines.insert(0, note + " .")
+    elif join.note is not None:  # the noted entries first: 1,000 of the Parmigiano lexicon's 8,489
         value = literal(join.note, "it") if join.note else f"?{dialect}Note"
-        lines.append(f"?{dialect}Entry rdfs:comment {value} .")
+        lines.insert(0, f"?{dialect}Entry rdfs:comment {value} .")
     return lines
 
 

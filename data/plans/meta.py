@@ -28,7 +28,7 @@ class Catalog:
 CATALOGS = {
     "emotions": Catalog("emotion", (("a", "elita:Emotion"),), (("rdfs:label", "emotionLabel"),), ELITA_GRAPH),
     "lexicons": Catalog("lexicon", (("a", "lime:Lexicon"),), (("lime:language", "language"), ("lime:entry", "entry"))),
-    "lemma_banks": Catalog("dialectLemma", (("a", "lila:Lemma"), ("dcterms:isPartOf", "?lemmaBank"))),
+    "lemma_banks": Catalog("dialectLemma", (("dcterms:isPartOf", "?lemmaBank"), ("a", "lila:Lemma"))),
     "bank_metadata": Catalog("lemmaBank", (), (("dcterms:title", "title"), ("dcterms:description", "description"),
                                                 ("dcterms:contributor", "contributor"), ("dcterms:license", "license"))),
     "classes": Catalog("resource", (("a", "?class"),)),
