@@ -91,7 +91,7 @@ def join_sets(s: Signals) -> list[tuple[Join, ...]]:
                     sets += [tuple(join(r, "has" if i == 0 else ABSENT, emotions) for i, r in enumerate(kept))]
             sets += [(join(r, emotions=emotions),) for r in resources]
     if "absent" in s.operators and len(resources) == 1:  # "verbi senza polarità Sentix": before the word with it
-        sets.insert(0, (join(resources[0], ABSENT),))
+        sets.insert(len(sets) if s.emotions else 0, (join(resources[0], ABSENT),))
     return unique(sets) or [()]
 
 
@@ -166,11 +166,16 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     if alternatives:  # "finiscono in -are, in -ere o in -ire": any of them, before all of them at once
         return [(Filter(word_role, "regex", alternatives),)]
     lengths = [n for n in s.numbers if n >= 1 and n == int(n)]
-    if s.length and lengths:
+    thresholds = [n for n in s.numbers if abs(n) <= 1 and (n != int(n) or s.values or s.exactly)]
+    if s.between and s.length and len(lengths) == 2:  # "tra 3 e 5 lettere": both bounds pass
+        filters += [Filter(word_role, "length", min(lengths), ">="), Filter(word_role, "length", max(lengths), "<=")]
+    elif s.length and lengths:
         op = {">=": ">", "<=": "<="}.get(s.comparison or "", "=")
         filters.append(Filter(word_role, "length", lengths[0], op))
-    thresholds = [n for n in s.numbers if abs(n) <= 1 and (n != int(n) or s.values or s.exactly)]
-    if value_role and thresholds:
+    if value_role and s.between and len(thresholds) == 2:  # "polarità compresa tra 0.2 e 0.4"
+        filters += [Filter(value_role, "value", min(thresholds), ">="), Filter(value_role, "value", max(thresholds),
+                                                                              "<=")]
+    elif value_role and thresholds:
         filters.append(Filter(value_role, "value", thresholds[0], "=" if s.exactly else s.comparison or ">="))
     # "contiene la banca dei lemmi": a word after "contains" may name no letters at all
     loose = s.affixes and all(kind == "contains" and len(value) >= 4 for kind, value in s.affixes)
@@ -342,11 +347,15 @@ def _computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
     if base.words.bank != "italian" or base.senses is not None or base.words.forms:
         return []
     plans = []
-    if "initial" in s.computed and s.operators & {"count", "group"}:
+    if "initial" in s.computed and s.operators & {"count", "group", "top"}:
         aggregate = Aggregate("count", counted, "count", distinct=True)
         plans += [base.with_block(operator="group", columns=("initial",), aggregates=(aggregate,)),
                   base.with_block(operator="group", columns=("initial",), aggregates=(aggregate,),
                                   order=(("initial", False),))]
+        if "top" in s.operators:  # "la lettera iniziale più comune tra i verbi"
+            k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
+            plans.insert(len(plans) - 2, base.with_block(operator="group", columns=("initial",), aggregates=(
+                aggregate,), order=(("count", "ascending" not in s.operators), ("initial", False)), limit=k))
     endings = {len(v) for k, v in s.affixes if k == "suffix"}
     if len(endings) == 1 and _alternatives(s.affixes) and s.operators & {"count", "group"}:  # a count per ending
         key = f"ending{endings.pop()}"

@@ -13,7 +13,7 @@ def split_elision(token: str) -> list[str]:
     return [head, rest] if mark and head.lower() in ELIDED and rest else [token]
 
 
-_FUNCTION_WORDS = {"di", "a", "da", "in", "con", "su", "per", "tra", "fra", "senza", "e", "o", "non", "che", "un",
+FUNCTION_WORDS = {"di", "a", "da", "in", "con", "su", "per", "tra", "fra", "senza", "e", "o", "non", "che", "un",
                    "una", "uno", "il", "lo", "la", "i", "gli", "le", "of", "to", "in", "on", "and", "or", "the", "at"} | {
     p + a for p in ("a", "da", "de", "ne", "su") for a in ("l", "llo", "lla", "i", "gli", "lle")}
 
@@ -22,7 +22,7 @@ def multiwords(question: str, cues: dict, lexicon) -> list[str]:
     """Unquoted expressions of two or three words the lemma bank has as one written form ("fico d'India", "alta
     tensione"), after a word that introduces one ("di", "l'espressione polirematica"): none starting or ending with a
     function word, none made of cue or common words."""
-    stop = set(cues["stop"]) | _FUNCTION_WORDS
+    stop = set(cues["stop"]) | FUNCTION_WORDS
     before = set(cues["before_word"]) | {"polirematica", "polirematico", "espressione", "expression", "locuzione"}
     cue_words = [w.strip() for table in ("pos", "polarity", "resources", "relations", "operators", "affixes", "wh")
                  for words in (cues[table].values() if isinstance(cues[table], dict) else [cues[table]])

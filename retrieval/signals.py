@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from nl2sparql.retrieval.signal_words import ELIDED, multiwords, split_elision
+from nl2sparql.retrieval.signal_words import FUNCTION_WORDS, ELIDED, multiwords, split_elision
 
 CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -21,7 +21,7 @@ _NUMBER = re.compile(r"(?<![\w.])(-?\d+(?:[.,]\d+)?)(?![\w])")
 _TOKEN = re.compile(r"[-'\"«»‘’“”]*([^\W\d_][\w'’]*)")
 _SKIP = {"the", "a", "an", "with", "in", "per", "con", "il", "la", "le", "lo", "i", "gli", "letter", "letters",
          "lettera", "lettere", "prefix", "suffix", "prefisso", "suffisso", "sequence", "sequenza", "string", "in:", "un",
-         "una", "uno", "some", "any"}
+         "una", "uno", "some", "any", "ciascuna", "ciascun", "ciascuno", "ogni", "each", "every"}
 GREATER = ("at least", "almeno", "above", "over", "more than", "greater", "higher than", "sopra", "più di", "oltre",
            "superiore", "or higher", "o più", ">", "≥")
 LESS = ("at most", "below", "under", "less than", "lower than", "sotto", "meno di", "inferiore", "or lower",
@@ -60,6 +60,7 @@ class Signals:
     optional: bool = False  # "with any usage note", "if it has one": a column shown where present
     single_word: bool = False  # "monorematico": a written form with no space
     inclusive: bool = False  # "almeno dieci": the threshold itself passes (">=" rather than ">")
+    between: bool = False  # "tra 3 e 5 lettere", "compresa tra 0.2 e 0.4": the two numbers bound a range
     keys: tuple[str, ...] = ()  # group keys named ("per classe di polarità"): asked before the others
     definition: tuple[tuple[str, str], ...] = ()  # (contains | prefix | suffix, text) a CompL-it definition must have
     authentic: bool = False  # lemmas with LiITA's own IRIs ("lemmi LiITA autentici", "un vero lemma di LiITA")
@@ -163,6 +164,7 @@ def _numbers(text: str) -> list[float]:
 
 _SAMPLE = re.compile(r"\b(?:qualche esempio|alcuni esempi|un esempio|(?:a few|some) examples?|an example) (?:di|d'|of) "
                      r"(lemm|parol|verb|nom|aggettiv|avverb|sostantiv|word|noun|adjective|adverb)")
+_BETWEEN = re.compile(r"\b(?:tra|fra|between|from|da) -?\d+(?:[.,]\d+)? (?:e|and|to|a) -?\d+(?:[.,]\d+)?\b")
 _IRI = re.compile(r"<?(https?://[^\s<>«»\"',;?)]+)>?")
 
 
@@ -201,7 +203,9 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         affixes = [a for a in affixes if a[0] != "prefix"]
     definition, affixes = _definition_words(text, cues, affixes, {f.lower() for f in forms})
     affix_values = {value for _, value in affixes} | {value for _, value in definition}
-    forms = [f for f in forms if f.lower() not in affix_values | glue]
+    cue_words = {w for table in cues["computed"].values() for c in table if _has(text, c) for w in c.split()}
+    forms = [f for f in forms if f.lower() not in affix_values | glue and (
+        f.lower() not in cue_words | FUNCTION_WORDS or _quoted(question, f))]  # "la lettera iniziale … tra gli …"
     stop_forms = forms == []
     named = [f.lower() for f in forms if re.search(rf"\b(?:parola|word|lemma|termine|term|forma|form) [«\"']?"
                                                    rf"{re.escape(f.lower())}\b", text)]
@@ -239,7 +243,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                                        dialect_lexicons or {})
     kind = "Hypolemma" if re.search(r"hypolemm|ipolemm", text) else "Lemma" if re.search(r"\blemm", text) else None
     if stop_forms and lexicon is not None:
-        named = affix_values | glue | {e.lower() for e in emotions}  # "joy (Gioia)" glosses an emotion
+        named = affix_values | glue | cue_words | {e.lower() for e in emotions}  # "joy (Gioia)" glosses an emotion
         forms = [f for f in _content_words(question, text, cues, lexicon) if f.lower() not in named]
     multiword = multiwords(question, cues, lexicon) if lexicon is not None else []
     if multiword:  # "l'espressione polirematica fico d'India": the whole expression, before its parts
@@ -260,6 +264,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    relations=relations, operators=frozenset(operators), numbers=tuple(_numbers(text)),
                    single_word=any(_has(text, c) for c in cues["single_word"]),
                    inclusive=bool(comparison) and any(_has(text, c) for c in INCLUSIVE),
+                   between=bool(_BETWEEN.search(text)),
                    affixes=tuple(affixes), comparison=comparison, notes=tuple(notes), lemma_kind=kind,
                    any_depth=any(_has(text, c) for c in cues["depth"]),
                    length=any(_has(text, c) for c in cues["length"]) and not (  # "the longest": an order, no filter
@@ -340,7 +345,7 @@ def _dialect_words(question: str, dialects: list[str], lexicon, dialect_lexicons
 def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
     """Unquoted words the question is about: lemma-bank forms that are no cue and no common word, the last two
     (the word asked about tends to close an Italian or English question: "i sinonimi di coraggio")."""
-    stop = set(cues["stop"])
+    stop = set(cues["stop"]) | FUNCTION_WORDS
     cue_words = [w for table in ("pos", "polarity", "resources", "relations", "operators", "affixes")
                  for words in cues[table].values() for w in words]
     found = []

@@ -82,6 +82,19 @@ def test_named_words_single_words_and_samples_are_read(lexicons):
     ("Le cinque note d'uso più frequenti tra le traduzioni parmigiane.",
      "words | with parmigiano (with a usage note) | group by usageNote count distinct(parmigianoEntry) as count | "
      "order count desc, usageNote | limit 5"),
+    ("Quanti verbi hanno fra 4 e 6 lettere?", "verb words | italianWord length >= 4 | italianWord length <= 6 | count "
+     "count distinct(lemma) as count"),
+    ("Quali parole hanno una polarità Sentix compresa tra 0.3 e 0.5?",
+     "words | with sentix | polarityValue >= 0.3 | polarityValue <= 0.5 | list italianWord"),
+    ("Qual è la lettera iniziale più frequente tra gli aggettivi?",
+     "adjective words | group by initial count distinct(lemma) as count | order count desc, initial | limit 1"),
+    ("Quanti lemmi cominciano con ciascuna vocale?",
+     "lemmas | italianWord matches '^[aeiouàèéìíòóùAEIOU]' | group by initial count distinct(lemma) as count"),
+    ("Quali nomi hanno una definizione in CompL-it che menziona «acqua»?",
+     "words | CompL-it senses (noun) | having a definition | definition contains 'acqua' | list italianWord, "
+     "definition"),
+    ("Quali verbi esprimono Tristezza ma non Paura?", "verb words | with elita (Tristezza, not Paura) | list "
+                                                      "italianWord"),
     ("Qual è il sostantivo monorematico più lungo del lemmario?",
      "noun lemmas | italianWord not contains ' ' | list italianWord, length | order length desc, italianWord | "
      "limit 1"),

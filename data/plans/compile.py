@@ -138,8 +138,8 @@ def _elita_block(join: Join, names: _Names, roles: set[str]) -> list[str]:
     inner = f"?elitaEntry {' ; '.join(parts)}"
     if "emotionLabel" in roles and not join.emotions:
         inner += " . ?emotion rdfs:label ?emotionLabel"
-    for emotion in join.without_emotions:
-        inner += f" FILTER NOT EXISTS {{ ?elitaEntry elita:HasEmotion elita:{emotion} }}"
+    for emotion in join.without_emotions:  # MINUS: NOT EXISTS's answer, 0.05 s where it took 2.7 s for verbs
+        inner += f" MINUS {{ ?elitaEntry elita:HasEmotion elita:{emotion} }}"
     if join.only and join.emotions:  # no entry of the word carries another emotion
         named = ", ".join(f"elita:{e}" for e in join.emotions)
         inner += (" FILTER NOT EXISTS { ?otherEntry ontolex:canonicalForm ?lemma ; elita:HasEmotion ?otherEmotion "

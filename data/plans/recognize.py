@@ -290,8 +290,8 @@ def _optional(group: list[tuple], lemma, found: Found) -> None:
 def _absent(group: list[tuple], lemma, found: Found, mode: str) -> None:
     elita = next((j for j in found.joins if j.resource == "elita"), None)
     entry = next((k for k, v in found.roles.items() if v == "elitaEntry"), None)
-    if mode == "absent" and elita and all(t[0] == entry and t[1] == HAS_EMOTION and isinstance(t[2], URIRef)
-                                          for t in group):
+    # NOT EXISTS or MINUS of an emotion on the same entry: the same answer either way
+    if elita and all(t[0] == entry and t[1] == HAS_EMOTION and isinstance(t[2], URIRef) for t in group):
         index = found.joins.index(elita)
         found.joins[index] = Join("elita", elita.mode, elita.emotions, elita.polarity,
                                   without_emotions=tuple(_local(t[2], ELITA) for t in group))
