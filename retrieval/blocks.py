@@ -278,6 +278,12 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
                                              order=(("count", "ascending" not in ops), (key, False)), limit=k))
+    if "ask" in ops and per_word and threshold is not None and (s.comparison or s.exactly):
+        # "il verbo correre ha più di tre sensi?": whether the word's count passes
+        op = (">" if s.comparison == ">=" else "<" if s.comparison else "=") + ("=" if s.inclusive else "")
+        key = "word" if base.senses is not None and not base.senses.relation else "italianWord"
+        plans.insert(1, base.with_block(operator="ask_groups", columns=(key,), aggregates=(
+            Aggregate("count", per_word, "count", distinct=True),), having=Filter("count", "value", threshold, op)))
     if per_word and threshold is not None and (s.comparison or s.exactly) and not base.words.forms:
         op = ">" if s.comparison == ">=" else "<" if s.comparison else "="
         aggregate = Aggregate("count", per_word, "count", distinct=True)

@@ -115,3 +115,21 @@ def test_an_inclusive_bound_is_tried_first(lexicons):
     for s, first in ((at_least, ">="), (more_than, ">")):
         having = [p.having.op for p in operators(base, s) if p.having is not None]
         assert having and having[0] == first
+
+
+def test_whether_a_words_count_passes_is_asked_of_its_groups(endpoint):
+    from nl2sparql.data.plans.model import Aggregate, Filter, Senses
+    from nl2sparql.data.plans.verbalize import verbalize
+
+    def plan(bound: float) -> Plan:
+        return Plan(words=Words(forms=("cane",)), senses=Senses(pos="noun"), operator="ask_groups", columns=("word",),
+                    aggregates=(Aggregate("count", "sense", "count", distinct=True),),
+                    having=Filter("count", "value", bound, ">"))
+    senses = Plan(words=Words(forms=("cane",)), senses=Senses(pos="noun"), operator="count", columns=(),
+                  aggregates=(Aggregate("count", "sense", "count", distinct=True),))
+    n = int(endpoint.execute(compile_plan(senses)).rows[0][0].value)
+    assert n > 1
+    assert endpoint.execute(compile_plan(plan(n - 1))).boolean is True
+    assert endpoint.execute(compile_plan(plan(n))).boolean is False
+    assert compile_plan(plan(n)).startswith("PREFIX") and "ASK {" in compile_plan(plan(n))
+    assert "count > " in verbalize(plan(n), "en") and "numero > " in verbalize(plan(n), "it")

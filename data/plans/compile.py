@@ -283,10 +283,10 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
         columns += [_aggregate(a, names) for a in plan.aggregates]
         distinct = "DISTINCT " if plan.distinct and plan.operator == "list" else ""
         head = f"SELECT {distinct}{' '.join(columns)} WHERE {{"
-    if plan.operator == "count_groups":
+    if plan.operator in ("count_groups", "ask_groups"):
         head = f"SELECT {' '.join(names.var(c) for c in plan.columns)} WHERE {{"
     tail = []
-    if plan.operator in ("group", "count_groups", "average_groups") and plan.columns:
+    if plan.operator in ("group", "count_groups", "average_groups", "ask_groups") and plan.columns:
         tail.append("GROUP BY " + " ".join(names.var(c) for c in plan.columns))
     if plan.having is not None:
         having = plan.having
@@ -303,6 +303,9 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     if plan.operator == "count_groups":  # the groups that pass HAVING, counted by an outer query
         inner = "\n".join("    " + line for line in query.splitlines())
         query = f"SELECT (COUNT(*) AS ?count) WHERE {{\n  {{\n{inner}\n  }}\n}}"
+    if plan.operator == "ask_groups":  # whether any group passes HAVING ("il verbo correre ha più di tre sensi?")
+        inner = "\n".join("    " + line for line in query.splitlines())
+        query = f"ASK {{\n  {{\n{inner}\n  }}\n}}"
     if plan.operator == "average_groups":  # the mean of the per-group aggregate, by an outer query
         inner = "\n".join("    " + line for line in query.splitlines())
         name = plan.aggregates[0].name

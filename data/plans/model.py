@@ -109,7 +109,7 @@ class Plan:
     optional_roles: tuple[str, ...] = ()  # columns shown only where the word has them (a usage note)
     # list, count, ask, group; count_groups: how many groups of `columns` pass `having` (a subquery: "how many
     # nouns have at least ten senses"); average_groups: the mean of the aggregate over the groups ("how many senses
-    # has a verb on average")
+    # has a verb on average"); ask_groups: whether any group passes `having` ("il verbo correre ha più di tre sensi?")
     operator: str = "list"
     aggregates: tuple[Aggregate, ...] = ()
     having: Filter | None = None  # on an aggregate's name
@@ -136,6 +136,7 @@ class Plan:
         head = {"list": "list " + ", ".join(shown), "count": "count", "ask": "ask",
                 "group": "group by " + ", ".join(self.columns),
                 "count_groups": "count groups by " + ", ".join(self.columns),
+                "ask_groups": "ask groups by " + ", ".join(self.columns),
                 "average_groups": "average over groups by " + ", ".join(self.columns)}[self.operator]
         if self.aggregates:
             head += " " + ", ".join(f"{a.func}{' distinct' if a.distinct else ''}({a.role}) as {a.name}"

@@ -144,6 +144,10 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
         bound = f"{plan.having.op} {plan.having.value:g}"
         text += (f", how many groups by {shown} have a count {bound}" if en
                  else f", quanti gruppi per {shown} hanno un numero {bound}")
+    elif plan.operator == "ask_groups" and plan.having is not None:
+        bound = f"{plan.having.op} {plan.having.value:g}"
+        text += (f": is there any {shown} with a count {bound}?" if en
+                 else f": esiste un {shown} con un numero {bound}?")
     elif plan.operator == "average_groups":
         text += (f", the average per {shown} of the count" if en else f", la media per {shown} del numero")
     elif shown:
