@@ -345,7 +345,7 @@ def _dialect_words(question: str, dialects: list[str], lexicon, dialect_lexicons
 def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
     """Unquoted words the question is about: lemma-bank forms that are no cue and no common word, the last two
     (the word asked about tends to close an Italian or English question: "i sinonimi di coraggio")."""
-    stop = set(cues["stop"]) | FUNCTION_WORDS
+    stop = set(cues["stop"]) | FUNCTION_WORDS | _SKIP  # "termina con la lettera h": no word «lettera»
     cue_words = [w for table in ("pos", "polarity", "resources", "relations", "operators", "affixes")
                  for words in cues[table].values() for w in words]
     found = []
