@@ -17,6 +17,18 @@ COMPLIT_POS = ("noun", "verb", "adjective", "adverb")
 # A resource the word lacks, written as MINUS: the same answer as NOT EXISTS on the shared ?lemma, but the embedded
 # store answers "verbs without Sentix" in 0.8 s where NOT EXISTS takes 17 s (45–50 s for Sentix or a dialect whole)
 ABSENT = "absent_minus"
+
+
+def _whole_number(s: Signals, default: int | None = 1) -> int | None:
+    """The first whole number ≥ 1 the question names (a k, a threshold), else `default`."""
+    return next((int(n) for n in s.numbers if n >= 1 and n == int(n)), default)
+
+
+def _bound(s: Signals) -> str:
+    """The comparison a count threshold is read with: ">" for "più di", "<" for "meno di", "=" for "esattamente"."""
+    return ">" if s.comparison == ">=" else "<" if s.comparison else "="
+
+
 def word_sets(s: Signals) -> list[Words]:
     forms = [tuple(s.forms[:1])] + ([tuple(s.forms[:4])] if len(s.forms) > 1 else []) if s.forms else []
     emotion_words = {e.lower() for e in s.emotions}
@@ -263,7 +275,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate, average)))
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(average,)))
                 if "top" in ops:  # "l'emozione con le parole mediamente più positive"
-                    k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
+                    k = _whole_number(s)
                     plans.append(base.with_block(operator="group", columns=(key,), aggregates=(average,),
                                                  order=(("average", "ascending" not in ops), (key, False)), limit=k))
             plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,)))
@@ -271,21 +283,21 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 entries = Aggregate("count", f"{base.joins[0].resource}Entry", "count", distinct=True)
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(entries,)))
             if threshold is not None and s.comparison and key != "italianWord":  # "categories with fewer than 20"
-                op = (">" if s.comparison == ">=" else "<") + ("=" if s.inclusive else "")
+                op = _bound(s) + ("=" if s.inclusive else "")
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
                                              having=Filter("count", "value", threshold, op)))
             if "top" in ops:
-                k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
+                k = _whole_number(s)
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
                                              order=(("count", "ascending" not in ops), (key, False)), limit=k))
     if "ask" in ops and per_word and threshold is not None and (s.comparison or s.exactly):
         # "il verbo correre ha più di tre sensi?": whether the word's count passes
-        op = (">" if s.comparison == ">=" else "<" if s.comparison else "=") + ("=" if s.inclusive else "")
+        op = _bound(s) + ("=" if s.inclusive else "")
         key = "word" if base.senses is not None and not base.senses.relation else "italianWord"
         plans.insert(1, base.with_block(operator="ask_groups", columns=(key,), aggregates=(
             Aggregate("count", per_word, "count", distinct=True),), having=Filter("count", "value", threshold, op)))
     if per_word and threshold is not None and (s.comparison or s.exactly) and not base.words.forms:
-        op = ">" if s.comparison == ">=" else "<" if s.comparison else "="
+        op = _bound(s)
         aggregate = Aggregate("count", per_word, "count", distinct=True)
         # "quanti sostantivi hanno almeno dieci sensi": the words that pass, counted (per CompL-it word too)
         keys = ("italianWord", "word") if "count" in ops and base.senses is not None else \
@@ -325,12 +337,12 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
 
 def _top_values(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> list[Plan]:
     """"Le cinque più negative in Sentix": the rows of each column set that shows a polarity value, top k by it."""
-    number = next((int(n) for n in s.numbers if n >= 1 and n == int(n)), None)
+    number = _whole_number(s, None)
     roles = ("polarityValue", "sentixValue", "elitaValue")
     ordered = [(shown, next(r for r in roles if r in shown)) for shown in shown_sets if set(roles) & set(shown)]
-    # no number: "la parola più negativa" is one, "le più negative" some (ten, the first column set)
-    limits = [(shown, r, number or 1) for shown, r in ordered] + ([] if number else [(*ordered[0], 10)] if ordered
-                                                                  else [])
+    limits = [(shown, r, number or 1) for shown, r in ordered]
+    if ordered and not number:  # no number: "la parola più negativa" is one, "le più negative" some (ten)
+        limits.append((*ordered[0], 10))
     return [base.with_block(columns=shown, order=((r, "ascending" not in s.operators), (shown[0], False)), limit=k)
             for shown, r, k in limits]
 
@@ -338,7 +350,7 @@ def _top_values(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> li
 def _top_counts(base: Plan, s: Signals, counted: str | None) -> list[Plan]:
     """"The five words with the most translations", "the emotion with the most words": a count per word (or per
     emotion), the top k of its order."""
-    k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
+    k = _whole_number(s)
     pairs = [("italianWord", counted)] if counted else []
     if any(j.resource == "elita" and j.mode == "has" and not j.emotions for j in base.joins):
         pairs.append(("emotionLabel", "lemma"))
@@ -354,14 +366,12 @@ def _computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
         return []
     plans = []
     if "initial" in s.computed and s.operators & {"count", "group", "top"}:
-        aggregate = Aggregate("count", counted, "count", distinct=True)
-        plans += [base.with_block(operator="group", columns=("initial",), aggregates=(aggregate,)),
-                  base.with_block(operator="group", columns=("initial",), aggregates=(aggregate,),
-                                  order=(("initial", False),))]
+        per_initial = base.with_block(operator="group", columns=("initial",), aggregates=(
+            Aggregate("count", counted, "count", distinct=True),))
         if "top" in s.operators:  # "la lettera iniziale più comune tra i verbi"
-            k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
-            plans.insert(len(plans) - 2, base.with_block(operator="group", columns=("initial",), aggregates=(
-                aggregate,), order=(("count", "ascending" not in s.operators), ("initial", False)), limit=k))
+            plans.append(per_initial.with_block(order=(("count", "ascending" not in s.operators), ("initial", False)),
+                                                limit=_whole_number(s)))
+        plans += [per_initial, per_initial.with_block(order=(("initial", False),))]
     endings = {len(v) for k, v in s.affixes if k == "suffix"}
     if len(endings) == 1 and _alternatives(s.affixes) and s.operators & {"count", "group"}:  # a count per ending
         key = f"ending{endings.pop()}"
@@ -369,7 +379,7 @@ def _computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
             plans.append(base.with_block(operator="group", columns=(key,), aggregates=(
                 Aggregate("count", counted, "count", distinct=True),)))
     if "length" in s.computed and "top" in s.operators:
-        k = int(next((n for n in s.numbers if n >= 1 and n == int(n)), 1))
+        k = _whole_number(s)
         longest = "ascending" not in s.operators
         for shown in (("italianWord", "length"), ("italianWord",)):
             plans.append(base.with_block(columns=shown, order=(("length", longest), ("italianWord", False)), limit=k))

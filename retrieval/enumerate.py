@@ -179,9 +179,8 @@ def _run_all(search: _Search, plans: list[Plan], width: int) -> list[Candidate |
 
 def _ask_sets(search: _Search, sets: list[Plan], endpoint) -> list[tuple[str, list]]:
     width = max(1, int(getattr(endpoint, "width", 1)))
-    search.inner_width = width if len(sets) == 1 else 1
-    if width == 1:
-        return [search.ask_set(base) for base in sets]
+    if width == 1 or len(sets) == 1:  # one set alone: its plans share the store workers (one broad set, two cores)
+        return [search.ask_set(base, width) for base in sets]
     with ThreadPoolExecutor(max_workers=width) as pool:
         return list(pool.map(search.ask_set, sets))
 
@@ -194,15 +193,15 @@ class _Search:
         self.answered = 0
         self.stopped = False
         self.stop_at = started + config.budget_s + config.grace_s
-        self.inner_width = 1  # how many of one set's plans run at once
 
     def over(self) -> bool:
         if time.perf_counter() - self.started > self.config.budget_s or self.answered >= self.config.max_candidates:
             self.stopped = True
         return self.stopped
 
-    def ask_set(self, base: Plan) -> tuple[str, list]:
-        """("skipped" | "pruned" | "asked", candidates): an empty set is pruned by one ASK before its operators."""
+    def ask_set(self, base: Plan, width: int = 1) -> tuple[str, list]:
+        """("skipped" | "pruned" | "asked", candidates): an empty set is pruned by one ASK before its operators; its
+        plans run `width` at once."""
         from nl2sparql.errors import Nl2SparqlError
 
         if self.over():
@@ -216,8 +215,8 @@ class _Search:
         if not nonempty and "ask" not in self.signals.operators:
             return "pruned", []
         plans = operators(base, self.signals)
-        if self.inner_width > 1:  # one set alone: its plans share the store workers (one broad set, two cores)
-            return "asked", [c for c in _run_all(self, plans, self.inner_width) if c is not None]
+        if width > 1:
+            return "asked", [c for c in _run_all(self, plans, width) if c is not None]
         found = []
         for plan in plans:
             if self.over():

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from nl2sparql.retrieval.signal_words import FUNCTION_WORDS, ELIDED, multiwords, split_elision
+from nl2sparql.retrieval.signal_words import ELIDED, FUNCTION_WORDS, multiwords, split_elision
 
 CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -207,12 +207,13 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     forms = [f for f in forms if f.lower() not in affix_values | glue and (
         f.lower() not in cue_words | FUNCTION_WORDS or _quoted(question, f))]  # "la lettera iniziale … tra gli …"
     stop_forms = forms == []
-    named = [f.lower() for f in forms if re.search(rf"\b(?:parola|word|lemma|termine|term|forma|form) [«\"']?"
-                                                   rf"{re.escape(f.lower())}\b", text)]
-    unnamed = re.sub(r"\b(?:" + "|".join(map(re.escape, named)) + r")\b", " ", text) if named else text
+    introduced = [f.lower() for f in forms if re.search(rf"\b(?:parola|word|lemma|termine|term|forma|form) "
+                                                        rf"[«\"']?{re.escape(f.lower())}\b", text)]
+    unnamed = re.sub(r"\b(?:" + "|".join(map(re.escape, introduced)) + r")\b", " ", text) if introduced else text
     resources = list(_hits(unnamed, cues["resources"]))  # "la parola Parma": a word named, no dialect of Parma
+    named_only = set(_hits(text, cues["resources"])) - set(resources)  # resources the named word alone cued
     for dialect in analysis.dialects:
-        if dialect not in resources and not (named and dialect in _hits(text, cues["resources"])):
+        if dialect not in resources and dialect not in named_only:
             resources.append(dialect)
     if "sentix" in resources and _has(text, "elita") and not _has(text, "sentix"):
         resources.remove("sentix")  # "polarity" of a question that names ELITA and not Sentix is ELITA's own

@@ -266,11 +266,9 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     else:
         lines += _lemma_block(plan, names, roles)
     joined = [_join_lines(join, names, roles) for join in plan.joins]
-    for join, join_lines in zip(plan.joins, joined):
-        if _leads(plan, join):  # the narrower pattern first: the embedded store joins in the order written
-            lines = join_lines + lines
-            joined.remove(join_lines)
-            break
+    lead = next((i for i, join in enumerate(plan.joins) if _leads(plan, join)), None)
+    if lead is not None:  # the narrower pattern first: the embedded store joins in the order written
+        lines = joined.pop(lead) + lines
     for join_lines in joined:
         lines += join_lines
     lines += [f"FILTER({filter_expression(f, names)})" for f in plan.filters if f not in inside]
@@ -300,16 +298,12 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     if plan.limit is not None and plan.operator != "ask":
         tail.append(f"LIMIT {plan.limit}")
     query = "\n".join([head, body, "}", *tail])
-    if plan.operator == "count_groups":  # the groups that pass HAVING, counted by an outer query
+    if plan.operator in ("count_groups", "ask_groups", "average_groups"):
+        # an outer query over the groups: how many pass HAVING, whether any does, the mean of their aggregate
+        outer = {"count_groups": "SELECT (COUNT(*) AS ?count) WHERE", "ask_groups": "ASK"}.get(plan.operator) \
+            or f"SELECT (AVG(?{plan.aggregates[0].name}) AS ?average) WHERE"
         inner = "\n".join("    " + line for line in query.splitlines())
-        query = f"SELECT (COUNT(*) AS ?count) WHERE {{\n  {{\n{inner}\n  }}\n}}"
-    if plan.operator == "ask_groups":  # whether any group passes HAVING ("il verbo correre ha più di tre sensi?")
-        inner = "\n".join("    " + line for line in query.splitlines())
-        query = f"ASK {{\n  {{\n{inner}\n  }}\n}}"
-    if plan.operator == "average_groups":  # the mean of the per-group aggregate, by an outer query
-        inner = "\n".join("    " + line for line in query.splitlines())
-        name = plan.aggregates[0].name
-        query = f"SELECT (AVG(?{name}) AS ?average) WHERE {{\n  {{\n{inner}\n  }}\n}}"
+        query = f"{outer} {{\n  {{\n{inner}\n  }}\n}}"
     if not prefixes:
         return query
     used = [p for p in PREFIXES if f"{p}:" in query]
