@@ -4,13 +4,12 @@ without touching the search."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from itertools import product
 
 from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Join, Plan, Senses, Words
-from nl2sparql.kb.vocab import LIITA_LEMMA
 from nl2sparql.retrieval.column_blocks import DIALECTS, columns, unique
+from nl2sparql.retrieval.filter_blocks import alternatives
 from nl2sparql.retrieval.signals import Signals
 
 COMPLIT_POS = ("noun", "verb", "adjective", "adverb")
@@ -73,6 +72,7 @@ def join_sets(s: Signals) -> list[tuple[Join, ...]]:
     owner = _polarity_owner(s, resources)
 
     both = len(s.polarity) > 1 and {"elita", "sentix"} <= set(resources)
+    sets: list[tuple[Join, ...]] = []
 
     def join(resource: str, mode: str = "has", emotions: tuple = ()) -> Join:
         form = next((f for d, f in s.dialect_forms if d == resource), None)
@@ -85,9 +85,16 @@ def join_sets(s: Signals) -> list[tuple[Join, ...]]:
 
     emotion_options = [tuple(s.emotions[:2])] + ([tuple(s.emotions[:1])] if len(s.emotions) > 1 else []) \
         if s.emotions else [()]
+    if s.either and "elita" in resources:  # "Gioia o Fiducia": any one of them, first
+        sets = [tuple(Join("elita", emotions=tuple(s.emotions[:3]), any_emotion=True) if r == "elita" else join(r)
+                      for r in resources)]
     if any(e.lower() in {f.lower() for f in s.forms} for e in s.emotions):
         emotion_options.append(())  # "the emotions of the synonyms of paura": the emotion word names a word
-    sets = []
+    sets = sets + _negated_sets(s, resources, join)
+    if s.optional and not s.notes and resources:  # "con la polarità Sentix quando c'è": the last one where present
+        orders = [resources, resources[::-1]] if len(resources) == 2 else [resources]
+        sets += [tuple(join(r, "has" if i < len(kept) - 1 else "optional", tuple(s.emotions[:2]))
+                       for i, r in enumerate(kept)) for kept in orders]
     if "absent" in s.operators and len(s.emotions) == 2:  # "words of Amore but not of Gioia", either way round
         for kept, dropped in (s.emotions, s.emotions[::-1]):
             sets.append((Join("elita", emotions=(kept,), without_emotions=(dropped,)),))
@@ -105,6 +112,22 @@ def join_sets(s: Signals) -> list[tuple[Join, ...]]:
     if "absent" in s.operators and len(resources) == 1:  # "verbi senza polarità Sentix": before the word with it
         sets.insert(len(sets) if s.emotions else 0, (join(resources[0], ABSENT),))
     return unique(sets) or [()]
+
+
+def _negated_sets(s: Signals, resources: list[str], join) -> list[tuple[Join, ...]]:
+    """The joins as the question's negations scope them, first: "sia Rabbia sia Disgusto ma non Paura" (the emotions
+    kept, the negated ones lacked), "né siciliana né parmigiana", "una polarità Sentix ma nessuna emozione"."""
+    sets = []
+    if s.without and "elita" in resources:
+        kept = tuple(e for e in s.emotions if e not in s.without)[:2]
+        sets.append(tuple(Join("elita", emotions=kept, without_emotions=s.without[:2]) if r == "elita" else
+                          join(r, "has" if r not in s.lacking else ABSENT) for r in resources))
+    lacked = [r for r in s.lacking if r in resources and not (r == "elita" and s.without)]
+    if lacked:
+        emotions = tuple(e for e in s.emotions if e not in s.without)[:2]
+        had = [join(r, emotions=emotions) for r in resources if r not in lacked]
+        sets.append(tuple(had) + tuple(join(r, ABSENT, emotions) for r in lacked))
+    return sets
 
 
 def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
@@ -126,75 +149,6 @@ def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
         defined = [replace(o, requires=("definition",), defined="related" if o.relation else "word") for o in options]
         options = defined + [replace(o, depth="any") for o in defined if o.relation] + options
     return unique(options)
-
-
-def definition_filters(s: Signals, senses: Senses | None) -> list[Filter]:
-    """The filters on a CompL-it definition the question asks for, one at a time (each a candidate reading)."""
-    if senses is None or "definition" not in senses.requires:
-        return []
-    return [Filter("definition", kind, value) for kind, value in s.definition[:4]]
-
-
-def same_form_filters(s: Signals, plan: Plan) -> tuple[Filter, ...]:
-    """"Le traduzioni siciliane scritte esattamente come la parola italiana": a dialect word written as its Italian
-    one (the first dialect joined)."""
-    dialect = next((j.resource for j in plan.joins if j.resource in DIALECTS and j.mode == "has"), None)
-    if not s.same_form or dialect is None or plan.words.bank != "italian":
-        return ()
-    return (Filter(f"{dialect}Word", "same_as", "italianWord"),)
-
-
-def authentic_filters(s: Signals, plan: Plan) -> list[tuple[Filter, ...]]:
-    """"Lemmi LiITA autentici": the lemmas with LiITA's own IRIs (or, asked what lacks one, the others)."""
-    if not s.authentic or plan.words.bank != "italian" or (plan.senses is not None and not plan.senses.linked):
-        return [()]
-    authentic = Filter("lemma", "iri_prefix", LIITA_LEMMA)
-    return [(authentic,)] + ([(replace(authentic, negated=True),)] if "absent" in s.operators else [])
-
-
-def _alternatives(affixes: tuple) -> str | None:
-    """Several affixes of one kind ("-are, -ere, -ire"): one regular expression for any of them."""
-    kinds = [k for k, _ in affixes]
-    kind = next((k for k in ("suffix", "prefix") if kinds.count(k) > 1), None)
-    if kind is None:
-        return None
-    values = "|".join(re.escape(v) for k, v in affixes if k == kind)
-    return f"^({values})" if kind == "prefix" else f"({values})$"
-
-
-def any_case_filters(s: Signals, words: Words) -> tuple[Filter, ...]:
-    """"Roma, con o senza maiuscola": on a set with no named form, the form that lower-cases to the named one."""
-    if not s.any_case or not s.forms or words.forms or words.bank != "italian":
-        return ()
-    return (Filter("italianWord", "equals", s.forms[0].lower(), fold=True),)
-
-
-def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tuple[Filter, ...]]:
-    if s.any_case:  # "con o senza maiuscola" names no capital letter to filter on
-        s = replace(s, affixes=tuple(a for a in s.affixes if a != ("regex", "^[A-Z]")))
-    filters = [Filter(word_role, kind, value) for kind, value in s.affixes[:2]]
-    filters += [Filter(word_role, "contains", " ", negated=True)] if s.single_word else []
-    alternatives = _alternatives(s.affixes)
-    if alternatives:  # "finiscono in -are, in -ere o in -ire": any of them, before all of them at once
-        return [(Filter(word_role, "regex", alternatives),)]
-    lengths = [n for n in s.numbers if n >= 1 and n == int(n)]
-    thresholds = [n for n in s.numbers if abs(n) <= 1 and (n != int(n) or s.values or s.exactly)]
-    if s.between and s.length and len(lengths) == 2:  # "tra 3 e 5 lettere": both bounds pass
-        filters += [Filter(word_role, "length", min(lengths), ">="), Filter(word_role, "length", max(lengths), "<=")]
-    elif s.length and lengths:
-        op = {">=": ">", "<=": "<="}.get(s.comparison or "", "=")
-        filters.append(Filter(word_role, "length", lengths[0], op))
-    if value_role and s.between and len(thresholds) == 2:  # "polarità compresa tra 0.2 e 0.4"
-        filters += [Filter(value_role, "value", min(thresholds), ">="), Filter(value_role, "value", max(thresholds),
-                                                                              "<=")]
-    elif value_role and thresholds:
-        filters.append(Filter(value_role, "value", thresholds[0], "=" if s.exactly else s.comparison or ">="))
-    # "contiene la banca dei lemmi": a word after "contains" may name no letters at all
-    loose = s.affixes and all(kind == "contains" and len(value) >= 4 for kind, value in s.affixes)
-    sets = [tuple(filters)] + ([()] if filters and (loose or not s.affixes) and not s.length else [])
-    if "absent" in s.operators and s.affixes:  # "avverbi che non finiscono in -mente": the affix negated
-        sets.append(tuple(replace(f, negated=True) if f.kind != "value" else f for f in filters))
-    return sets
 
 
 def operators(base: Plan, s: Signals) -> list[Plan]:
@@ -327,7 +281,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         keys = ("word", "italianWord") if base.senses is not None and not base.senses.relation else ("italianWord",)
         plans += [base.with_block(operator="average_groups", columns=(key,), aggregates=(
             Aggregate("count", per_word, "count", distinct=True),)) for key in keys]
-    plans += _optional_notes(base, s)
+    plans += _optional_notes(base, s) + _concatenated(base, s, shown_sets)
     for shown in shown_sets:
         plans.append(base.with_block(columns=shown))
     if "top" in ops and value and not by_value:
@@ -373,11 +327,20 @@ def _computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
                                                 limit=_whole_number(s)))
         plans += [per_initial, per_initial.with_block(order=(("initial", False),))]
     endings = {len(v) for k, v in s.affixes if k == "suffix"}
-    if len(endings) == 1 and _alternatives(s.affixes) and s.operators & {"count", "group"}:  # a count per ending
+    if len(endings) == 1 and alternatives(s.affixes) and s.operators & {"count", "group"}:  # a count per ending
         key = f"ending{endings.pop()}"
         if key in ("ending2", "ending3", "ending4"):
             plans.append(base.with_block(operator="group", columns=(key,), aggregates=(
                 Aggregate("count", counted, "count", distinct=True),)))
+    if "length" in s.keys and s.operators & {"count", "group", "top"}:  # "quante parole per ogni lunghezza"
+        per_length = base.with_block(operator="group", columns=("length",), aggregates=(
+            Aggregate("count", counted, "count", distinct=True),))
+        plans += [per_length.with_block(order=(("length", False),)), per_length]
+        if "top" in s.operators:  # "le lunghezze più frequenti"
+            plans.append(per_length.with_block(order=(("count", "ascending" not in s.operators), ("length", False)),
+                                               limit=_whole_number(s)))
+    if "length" in s.keys and "average" in s.operators:  # "la lunghezza media dei verbi"
+        plans.append(base.with_block(operator="count", columns=(), aggregates=(Aggregate("avg", "length", "average"),)))
     if "length" in s.computed and "top" in s.operators:
         k = _whole_number(s)
         longest = "ascending" not in s.operators
@@ -395,3 +358,18 @@ def _optional_notes(base: Plan, s: Signals) -> list[Plan]:
     word = f"{noted.resource}Word"
     shown = [(word, "usageNote")] + ([] if base.words.forms else [("italianWord", word, "usageNote")])
     return [base.with_block(joins=joins, columns=c, optional_roles=("usageNote",)) for c in shown]
+
+
+def _concatenated(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> list[Plan]:
+    """"Ogni parola con le sue emozioni separate da virgola": per the first column, the others in one cell (one row
+    with no key for a named word's own values)."""
+    if not s.concat:
+        return []
+    plans = []
+    for shown in shown_sets[:4]:
+        key, listed = (shown[:1], shown[1:]) if len(shown) > 1 else ((), shown)
+        if key and base.words.forms and len(base.words.forms) == 1 and key == ("italianWord",):
+            key = ()  # the named word's values: one row
+        aggregates = tuple(Aggregate("group_concat", r, f"{r}List", distinct=True) for r in listed)
+        plans.append(base.with_block(operator="group" if key else "count", columns=key, aggregates=aggregates))
+    return plans

@@ -93,6 +93,10 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
             options.append((word, *full))
         if len(resources) > 1 and plan.words.bank not in DIALECTS:  # "gli avverbi di ELITA in parmigiano": one
             options += [(word, *ATTRIBUTES[r]) for r in resources if r in DIALECTS]  # resource narrows, one is shown
+    shown_too = [a for j in plan.joins if j.mode == "optional" for a in (
+        (_value_roles(plan, j.resource)[1],) if j.resource == "sentix" else ATTRIBUTES[j.resource])]
+    if shown_too:  # an optional resource's columns, where the word has them
+        options = [(word, *attributes, *shown_too), (word, *shown_too)] + options
     if "languageTag" in s.computed:  # "con il suo tag di lingua": each shown word's tag beside it
         tags = {"italianWord": "languageTag", "sicilianWord": "sicilianTag", "parmigianoWord": "parmigianoTag"}
         tagged = [o for o in options if any(r in tags for r in o)]

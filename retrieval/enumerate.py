@@ -18,10 +18,16 @@ from nl2sparql.data.plans.compile import compile_plan
 from nl2sparql.data.plans.model import Plan, Senses, Words
 from nl2sparql.data.plans.verbalize import verbalize
 from nl2sparql.kb.endpoint import stop_by
-from nl2sparql.retrieval.blocks import (any_case_filters, authentic_filters, definition_filters, filter_sets,
-                                        join_sets, operators, same_form_filters, senses_options, word_sets)
+from nl2sparql.retrieval.blocks import join_sets, operators, senses_options, word_sets
 from nl2sparql.retrieval.catalog_blocks import catalog_plans
 from nl2sparql.retrieval.column_blocks import unique
+from nl2sparql.retrieval.filter_blocks import (
+    any_case_filters,
+    authentic_filters,
+    definition_filters,
+    filter_sets,
+    same_form_filters,
+)
 from nl2sparql.retrieval.signals import Signals
 
 

@@ -42,3 +42,72 @@ def multiwords(question: str, cues: dict, lexicon) -> list[str]:
             if hit.match in ("exact", "case") and not any(hit.form.lower() in f.lower() for f in found):
                 found.append(hit.form)
     return found
+
+
+NEGATIONS = {"non", "né", "senza", "nessun", "nessuna", "nessuno", "privi", "prive", "not", "nor", "neither",
+             "without", "no", "lack", "lacks", "lacking", "never"}
+# a negation's scope ends at a conjunction, a clause mark or "other" ("non esprimono Gioia e hanno polarità Sentix": Sentix
+# is had); "né … né" and "ma non" open a new scope
+_SCOPE_ENDS = {"e", "ed", "ma", "and", "but", "però", "mentre", "while", "sia", "altre", "altri", "altra", "altro",
+               "other", "further"}  # "senza altre emozioni": other emotions, not ELITA, are lacked
+
+
+def negated_names(text: str, table: dict[str, list[str]], window: int = 5) -> tuple[str, ...]:
+    """The names of `table` (emotions, resources) the question negates: a cue of theirs with a negation among the
+    `window` words before it, no conjunction or comma between ("ma non a Paura", "né siciliana né parmigiana",
+    "nessuna emozione", "non hanno una voce in Sentix")."""
+    found = []
+    for name, cues in table.items():
+        for cue in cues:
+            for match in re.finditer(r"(?<![\w])" + re.escape(cue), text):
+                before = re.split(r"[,;:?!()]", text[:match.start()])[-1].split()[-window:]
+                for word in reversed(before):
+                    word = word.strip("«»\"'")
+                    if word in NEGATIONS:
+                        found.append(name)
+                        break
+                    if word in _SCOPE_ENDS:
+                        break
+    return tuple(dict.fromkeys(found))
+
+
+def in_question_order(text: str, names: tuple[str, ...], table: dict[str, list[str]]) -> tuple[str, ...]:
+    """`names` in the order the question first names them ("sia Rabbia sia Disgusto ma non Paura")."""
+    def first(name: str) -> int:
+        hits = [m.start() for c in table[name] for m in re.finditer(r"(?<![\w])" + re.escape(c), text)]
+        return min(hits, default=len(text))
+    return tuple(sorted(names, key=first))
+
+
+def disjoined(text: str, names: tuple[str, ...], table: dict[str, list[str]]) -> bool:
+    """Whether the first two names are joined by "o" / "or" / "oppure" ("parole di Gioia o di Fiducia"): any one of
+    them rather than both."""
+    spans = sorted(m.span() for name in names[:2] for c in table[name]
+                   for m in re.finditer(r"(?<![\w])" + re.escape(c), text))
+    if len(names) < 2 or len(spans) < 2:
+        return False
+    between = text[spans[0][1]:spans[1][0]].split()
+    return 0 < len(between) <= 3 and bool({"o", "or", "oppure", "either"} & set(between)) and not (
+        {"sia", "both", "e", "and"} & set(text[:spans[0][0]].split()[-2:]))
+
+
+def dialect_words(question: str, dialects: list[str], lexicon, dialect_lexicons: dict) -> list[tuple[str, str]]:
+    """Unquoted words of a named dialect the Italian lemma bank lacks ("Morôza è la traduzione parmigiana di…")."""
+    found = []
+    for token in re.findall(r"[^\W\d_][\w'’]*[^\W_]", question):
+        if len(token) < 3 or lexicon.lookup(token).match in ("exact", "case"):
+            continue
+        for dialect in dialects:
+            hit = dialect_lexicons[dialect].lookup(token) if dialect in dialect_lexicons else None
+            if hit is not None and hit.match in ("exact", "case"):
+                found.append((dialect, hit.form))
+    return list(dict.fromkeys(found))
+
+
+def singulars(word: str) -> list[str]:
+    """An Italian plural and its singular, as a definition would use it ("usurati" → "usurato")."""
+    if len(word) > 4 and word.endswith("i"):
+        return [word, word[:-1] + "o"]
+    if len(word) > 4 and word.endswith("e") and not word.endswith("re"):
+        return [word, word[:-1] + "a"]
+    return [word]

@@ -11,7 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from nl2sparql.retrieval.signal_words import ELIDED, FUNCTION_WORDS, multiwords, split_elision
+from nl2sparql.retrieval.signal_words import (ELIDED, FUNCTION_WORDS, dialect_words, disjoined, in_question_order,
+                                              multiwords, negated_names, singulars, split_elision)
 
 CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -21,7 +22,8 @@ _NUMBER = re.compile(r"(?<![\w.])(-?\d+(?:[.,]\d+)?)(?![\w])")
 _TOKEN = re.compile(r"[-'\"«»‘’“”]*([^\W\d_][\w'’]*)")
 _SKIP = {"the", "a", "an", "with", "in", "per", "con", "il", "la", "le", "lo", "i", "gli", "letter", "letters",
          "lettera", "lettere", "prefix", "suffix", "prefisso", "suffisso", "sequence", "sequenza", "string", "in:", "un",
-         "una", "uno", "some", "any", "ciascuna", "ciascun", "ciascuno", "ogni", "each", "every"}
+         "una", "uno", "some", "any", "ciascuna", "ciascun", "ciascuno", "ogni", "each", "every", "più", "meno",
+         "almeno", "more", "most", "least", "volte", "volta", "times", "twice"}
 GREATER = ("at least", "almeno", "above", "over", "more than", "greater", "higher than", "sopra", "più di", "oltre",
            "superiore", "or higher", "o più", ">", "≥")
 LESS = ("at most", "below", "under", "less than", "lower than", "sotto", "meno di", "inferiore", "or lower",
@@ -73,6 +75,10 @@ class Signals:
     bank_link: bool = False  # the lemma bank named beside CompL-it ("a quale lemma di LiITA è collegata")
     iris: tuple[str, ...] = ()  # resources the question names by IRI ("il lemma http://liita.it/data/id/lemma/…")
     every_pos: bool = False  # "sia nomi che verbi", "both a noun and a verb": one written form with each
+    without: tuple[str, ...] = ()  # emotions negated ("ma non Paura", "né Gioia né Tristezza")
+    lacking: tuple[str, ...] = ()  # resources negated ("nessuna emozione", "né siciliana né parmigiana")
+    either: bool = False  # the first two emotions are alternatives ("Gioia o Fiducia"), not both
+    concat: bool = False  # several values in one cell ("le emozioni separate da virgola"): a GROUP_CONCAT
 
 
 def _hits(text: str, table: dict[str, list[str]], whole: bool = False) -> tuple[str, ...]:
@@ -102,7 +108,7 @@ def _affixes(text: str, table: dict[str, list[str]]) -> tuple[list[tuple[str, st
                     continue
                 for token in _TOKEN.finditer(window):
                     word = token.group(1).strip("'’")
-                    if word and word not in _SKIP:
+                    if word and word not in _SKIP and word not in NUMBER_WORDS:
                         found.append(_letter_class(kind, word))
                         break
     return list(dict.fromkeys(found)), glue
@@ -118,6 +124,20 @@ def _letter_class(kind: str, word: str) -> tuple[str, str]:
     if letters is None or kind == "contains":
         return kind, word
     return "regex", "^" + letters if kind == "prefix" else letters + "$"
+
+
+def _repeated_or_anchored(text: str, affixes: list) -> list:
+    """"Contengono due volte la lettera z": the letter twice (z.*z); "terminano con una vocale accentata": an accented
+    vowel at the end, not any vowel there and an accent anywhere."""
+    if re.search(r"\b(?:due|2) volte\b|\btwice\b|\b(?:two|2) times\b", text):
+        affixes = [("regex", f"{v}.*{v}") if k == "contains" and len(v) == 1 else (k, v) for k, v in affixes]
+    accented = ("regex", "[àèéìíòóùú]")
+    for anchored in (("regex", LETTER_CLASSES["vocal"] + "$"), ("regex", "^" + LETTER_CLASSES["vocal"])):
+        if accented in affixes and anchored in affixes:
+            edge = anchored[1].startswith("^")
+            affixes = [a for a in affixes if a not in (accented, anchored)] + [
+                ("regex", ("^" if edge else "") + accented[1] + ("" if edge else "$"))]
+    return affixes
 
 
 def _classes(text: str, table: dict) -> list[str]:
@@ -198,12 +218,13 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     doubled = re.findall(r"(?<![\w])(?:doppi[ae]|double) ([^\W\d_])(?![\w])", text)  # "la doppia z": "zz"
     affixes = [a for a in affixes if a[1] not in ("doppia", "doppie", "double")] + [("contains", x * 2)
                                                                                    for x in doubled]
-    affixes = list(dict.fromkeys(affixes))
+    affixes = _repeated_or_anchored(text, list(dict.fromkeys(affixes)))
     if _hits(text, {"initial": cues["computed"]["initial"]}):  # "iniziano con ogni lettera": a key, no prefix
         affixes = [a for a in affixes if a[0] != "prefix"]
     definition, affixes = _definition_words(text, cues, affixes, {f.lower() for f in forms})
     affix_values = {value for _, value in affixes} | {value for _, value in definition}
-    cue_words = {w for table in cues["computed"].values() for c in table if _has(text, c) for w in c.split()}
+    cue_words = {w for table in [*cues["computed"].values(), cues["concat"]] for c in table if _has(text, c)
+                 for w in c.split()}
     forms = [f for f in forms if f.lower() not in affix_values | glue and (
         f.lower() not in cue_words | FUNCTION_WORDS or _quoted(question, f))]  # "la lettera iniziale … tra gli …"
     stop_forms = forms == []
@@ -217,7 +238,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
             resources.append(dialect)
     if "sentix" in resources and _has(text, "elita") and not _has(text, "sentix"):
         resources.remove("sentix")  # "polarity" of a question that names ELITA and not Sentix is ELITA's own
-    emotions = _hits(text.replace("«", " ").replace("»", " "), cues["emotions"])
+    bare = text.replace("«", " ").replace("»", " ")
+    emotions = in_question_order(bare, _hits(bare, cues["emotions"]), cues["emotions"])
     emotions = tuple(e for e in emotions if e.lower() not in {f.lower() for f in forms})
     if emotions and "elita" not in resources:
         resources.insert(0, "elita")
@@ -228,6 +250,9 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if relations and "complit" not in resources:
         resources.append("complit")
     operators = set(_hits(text, cues["operators"], whole=True))
+    without = tuple(e for e in negated_names(bare, cues["emotions"]) if e in emotions)
+    lacking = tuple(r for r in negated_names(unnamed, cues["resources"]) if r in resources)
+    operators |= {"absent"} if without or lacking else set()
     polarity = _hits(text, cues["polarity"])
     if "average" in operators and not _hits(re.sub(r"\b(?:più|most|meno|least) (?:positiv|negativ)\w*", " ", text),
                                               cues["polarity"]):
@@ -240,7 +265,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if comparison and _numbers(text) and re.search(r"\b(?:più|meno|more|fewer|less) (?:di|than) ", text):
         operators -= {"top", "descending", "ascending"}  # "hanno più di dieci sensi": a threshold, not the most
     if not dialect_forms and lexicon is not None:
-        dialect_forms = _dialect_words(question, [r for r in resources if r in ("sicilian", "parmigiano")], lexicon,
+        dialect_forms = dialect_words(question, [r for r in resources if r in ("sicilian", "parmigiano")], lexicon,
                                        dialect_lexicons or {})
     kind = "Hypolemma" if re.search(r"hypolemm|ipolemm", text) else "Lemma" if re.search(r"\blemm", text) else None
     if stop_forms and lexicon is not None:
@@ -284,6 +309,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    only=any(_has(text, c, whole=True) for c in cues["only"]),
                    asks_type=any(_has(text, c) for c in cues["type"]),
                    any_case=any(_has(text, c) for c in cues["any_case"]),
+                   without=without, lacking=lacking, either=disjoined(bare, emotions, cues["emotions"]),
+                   concat=any(_has(text, c) for c in cues["concat"]),
                    several_counts=len(re.findall(r"\b(?:quant[iea]|how many)\b", text)) > 1,
                    every_pos=bool(re.search(r"\bsia (?:come )?(?:un |una )?\w+ (?:che|sia|e) |\bboth (?:as )?(?:an? )?\w+ "
                                             r"and |\b(?:anche|also) (?:come |as )?(?:un |una |an? )?(?:nom|verb|aggett|"
@@ -308,7 +335,7 @@ def _definition_words(text: str, cues: dict, affixes: list, named: set[str]) -> 
             words = quoted[:2] or [w for w in re.findall(r"[^\W\d_][\w'’]*", window)
                                    if len(w) > 3 and w not in stop and w not in named][:2]
             for word in words:
-                found += [("contains", w) for w in ([word] if quoted else _singulars(word))]
+                found += [("contains", w) for w in ([word] if quoted else singulars(word))]
     kept = []
     for kind, value in affixes:
         cue_words = cues["affixes"].get(kind, [])
@@ -319,28 +346,6 @@ def _definition_words(text: str, cues: dict, affixes: list, named: set[str]) -> 
         else:
             kept.append((kind, value))
     return list(dict.fromkeys(found)), kept
-
-
-def _singulars(word: str) -> list[str]:
-    """An Italian plural and its singular, as a definition would use it ("usurati" → "usurato")."""
-    if len(word) > 4 and word.endswith("i"):
-        return [word, word[:-1] + "o"]
-    if len(word) > 4 and word.endswith("e") and not word.endswith("re"):
-        return [word, word[:-1] + "a"]
-    return [word]
-
-
-def _dialect_words(question: str, dialects: list[str], lexicon, dialect_lexicons: dict) -> list[tuple[str, str]]:
-    """Unquoted words of a named dialect the Italian lemma bank lacks ("Morôza è la traduzione parmigiana di…")."""
-    found = []
-    for token in re.findall(r"[^\W\d_][\w'’]*[^\W_]", question):
-        if len(token) < 3 or lexicon.lookup(token).match in ("exact", "case"):
-            continue
-        for dialect in dialects:
-            hit = dialect_lexicons[dialect].lookup(token) if dialect in dialect_lexicons else None
-            if hit is not None and hit.match in ("exact", "case"):
-                found.append((dialect, hit.form))
-    return list(dict.fromkeys(found))
 
 
 def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:

@@ -136,7 +136,7 @@ def test_only_one_emotion_and_alternative_endings_compile_run_and_verbalize(endp
 
 
 def test_several_endings_are_one_alternative_and_a_per_letter_key_drops_the_prefix(lexicons):
-    from nl2sparql.retrieval.blocks import filter_sets
+    from nl2sparql.retrieval.filter_blocks import filter_sets
 
     s = read_signals("Quanti verbi finiscono in -are, quanti in -ere e quanti in -ire?", *lexicons)
     assert [f.value for f in filter_sets(s, "italianWord", None)[0]] == ["(are|ere|ire)$"]

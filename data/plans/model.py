@@ -43,6 +43,7 @@ class Join:
     note: str | None = None  # dialects: the translation's usage note must be this text ("" for any note)
     only: bool = False  # ELITA: the word carries no emotion but these ("soltanto Gioia, senza altre emozioni")
     entries_only: bool = False  # the resource's entries themselves, not joined on a lemma (counting ELITA entries)
+    any_emotion: bool = False  # ELITA: any one of `emotions` rather than all ("Gioia o Fiducia"), a VALUES list
 
 
 # A CompL-it relation as a question reads it → (lexinfo property, whether the related sense is the subject, the
@@ -180,7 +181,8 @@ def _senses_text(senses: Senses) -> str:
 def _join_text(join: Join) -> str:
     text = {"has": "with", "optional": "optionally with", "absent": "without",
             "absent_minus": "minus"}[join.mode] + " " + join.resource
-    details = [*join.emotions, *(f"not {e}" for e in join.without_emotions)]
+    details = [" or ".join(join.emotions)] if join.any_emotion else list(join.emotions)
+    details += [f"not {e}" for e in join.without_emotions]
     if join.polarity:
         details.append(join.polarity.lower())
     if join.form:

@@ -69,7 +69,8 @@ def _join(join: Join, lang: str) -> str:
     if join.resource == "elita":
         if join.emotions:
             what = ("that express " if en else "che esprimono ") + ("only " if en else "soltanto ") * join.only \
-                + " + ".join(join.emotions) + " in ELITA"
+                + (" or " if en else " o ").join(join.emotions) * join.any_emotion \
+                + " + ".join(join.emotions) * (not join.any_emotion) + " in ELITA"
         else:
             what = "that carry an emotion in ELITA" if en else "che hanno un'emozione in ELITA"
         if join.polarity:
@@ -136,6 +137,10 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
     shown = ", ".join(name(c) for c in plan.columns)
     if plan.operator == "ask":
         text = ("Is there any: " if en else "Esiste almeno un caso: ") + text + "?"
+    elif plan.aggregates and all(a.func == "group_concat" for a in plan.aggregates):  # one cell lists them
+        listed = ", ".join(role_name(a.role, lang) for a in plan.aggregates)
+        text += (f", {listed} listed in one cell" if en else f", {listed} elencati in una cella") + (
+            f" per {shown}" if shown else "")
     elif plan.operator == "count":
         text += ", counted" if en else ", contati"
     elif plan.operator == "group":
