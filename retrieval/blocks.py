@@ -41,6 +41,10 @@ def word_sets(s: Signals) -> list[Words]:
     if not s.lemma_kind and not s.forms and s.operators & {"count", "group"}:
         kinds.append("Lemma")  # a count of lemmas often means the typed ones
     sets = [Words(kind, f, p) for f, p, kind in product(forms, pos, kinds)]
+    if s.without_pos:  # "quanti lemmi non sono né nomi né verbi", "parole che sono nomi ma non verbi": first
+        kept = tuple(p for p in s.pos if p not in s.without_pos)[:1]
+        sets = [Words(kind, f, kept, without_pos=tuple(s.without_pos[:2])) for f, kind in product(forms, kinds)] + [
+            w for w in sets if not set(w.pos) & set(s.without_pos)]
     if s.every_pos and len(s.pos) > 1:  # "parole che sono sia nomi che verbi": a form with a lemma of each
         sets = [Words(kind, f, tuple(s.pos[:2]), every_pos=True) for f, kind in product(forms or [()], kinds)] + sets
     if s.iris:  # "il lemma http://liita.it/data/id/lemma/1054825": that lemma, in the bank its IRI is of
@@ -282,6 +286,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         plans += [base.with_block(operator="average_groups", columns=(key,), aggregates=(
             Aggregate("count", per_word, "count", distinct=True),)) for key in keys]
     plans += _optional_notes(base, s) + _concatenated(base, s, shown_sets)
+    if "alphabetical" in ops and _whole_number(s, None):  # "i primi 20 nomi in ordine alfabetico"
+        plans += [base.with_block(columns=shown, order=((shown[0], False),), limit=_whole_number(s))
+                  for shown in shown_sets[:2]]
     for shown in shown_sets:
         plans.append(base.with_block(columns=shown))
     if "top" in ops and value and not by_value:

@@ -111,3 +111,34 @@ def singulars(word: str) -> list[str]:
     if len(word) > 4 and word.endswith("e") and not word.endswith("re"):
         return [word, word[:-1] + "a"]
     return [word]
+
+
+QUOTED = re.compile(r"[«\"“]\s*([^»\"”]+?)\s*[»\"”]")
+
+
+def definition_words(text: str, cues: dict, affixes: list, named: set[str], skip: set[str]) -> tuple[list, list]:
+    """What a CompL-it definition must say, and the affixes left to the word: after "definiti come", "parlano di",
+    "la cui definizione dice" the quoted text, else the first two content words of the clause (an unquoted plural
+    also as its singular: "definiti come usurati" is 'usurato'); an affix cue right after "una definizione che" is the
+    definition's ("comincia con «mammifero»")."""
+    stop = set(cues["stop"]) | skip | {"per", "della", "delle", "degli", "dello", "dei", "del", "che", "cui",
+                                             "essere", "being", "used", "from", "with", "that", "which"}
+    found: list[tuple[str, str]] = []
+    for cue in cues["definition"]["described"]:
+        for match in re.finditer(r"(?<![\w])" + cue + r"\s+", text):
+            window = re.split(r"[?.;,:()]", text[match.end():])[0]
+            quoted = QUOTED.findall(window)
+            words = quoted[:2] or [w for w in re.findall(r"[^\W\d_][\w'’]*", window)
+                                   if len(w) > 3 and w not in stop and w not in named][:2]
+            for word in words:
+                found += [("contains", w) for w in ([word] if quoted else singulars(word))]
+    kept = []
+    for kind, value in affixes:
+        cue_words = cues["affixes"].get(kind, [])
+        if kind in ("prefix", "suffix", "contains") and any(
+                re.search(r"(?<![\w])" + lead + re.escape(c), text) for lead in cues["definition"]["affixed"]
+                for c in cue_words):
+            found.append((kind, value))
+        else:
+            kept.append((kind, value))
+    return list(dict.fromkeys(found)), kept

@@ -11,19 +11,19 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from nl2sparql.retrieval.signal_words import (ELIDED, FUNCTION_WORDS, dialect_words, disjoined, in_question_order,
-                                              multiwords, negated_names, singulars, split_elision)
+from nl2sparql.retrieval.signal_words import (ELIDED, FUNCTION_WORDS, QUOTED, definition_words, dialect_words, disjoined,
+                                              in_question_order, multiwords, negated_names, split_elision)
 
 CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                 "twenty": 20, "due": 2, "tre": 3, "quattro": 4, "cinque": 5, "sette": 7, "otto": 8, "nove": 9,
-                "dieci": 10, "venti": 20, "quindici": 15, "fifteen": 15}
+                "dieci": 10, "venti": 20, "quindici": 15, "fifteen": 15, "zero": 0}
 _NUMBER = re.compile(r"(?<![\w.])(-?\d+(?:[.,]\d+)?)(?![\w])")
 _TOKEN = re.compile(r"[-'\"«»‘’“”]*([^\W\d_][\w'’]*)")
 _SKIP = {"the", "a", "an", "with", "in", "per", "con", "il", "la", "le", "lo", "i", "gli", "letter", "letters",
          "lettera", "lettere", "prefix", "suffix", "prefisso", "suffisso", "sequence", "sequenza", "string", "in:", "un",
          "una", "uno", "some", "any", "ciascuna", "ciascun", "ciascuno", "ogni", "each", "every", "più", "meno",
-         "almeno", "more", "most", "least", "volte", "volta", "times", "twice"}
+         "almeno", "more", "most", "least", "volte", "volta", "times", "twice", "triple", "triples"}
 GREATER = ("at least", "almeno", "above", "over", "more than", "greater", "higher than", "sopra", "più di", "oltre",
            "superiore", "or higher", "o più", ">", "≥")
 LESS = ("at most", "below", "under", "less than", "lower than", "sotto", "meno di", "inferiore", "or lower",
@@ -77,6 +77,7 @@ class Signals:
     every_pos: bool = False  # "sia nomi che verbi", "both a noun and a verb": one written form with each
     without: tuple[str, ...] = ()  # emotions negated ("ma non Paura", "né Gioia né Tristezza")
     lacking: tuple[str, ...] = ()  # resources negated ("nessuna emozione", "né siciliana né parmigiana")
+    without_pos: tuple[str, ...] = ()  # parts of speech negated ("né nomi né verbi", "nomi ma non verbi")
     either: bool = False  # the first two emotions are alternatives ("Gioia o Fiducia"), not both
     concat: bool = False  # several values in one cell ("le emozioni separate da virgola"): a GROUP_CONCAT
 
@@ -124,6 +125,11 @@ def _letter_class(kind: str, word: str) -> tuple[str, str]:
     if letters is None or kind == "contains":
         return kind, word
     return "regex", "^" + letters if kind == "prefix" else letters + "$"
+
+
+def _negated_pos(text: str, table: dict) -> tuple[str, ...]:
+    named = _parts_of_speech(text, table)
+    return tuple(p for p in negated_names(text, {p: table[p] for p in named}) if p in named)
 
 
 def _repeated_or_anchored(text: str, affixes: list) -> list:
@@ -219,14 +225,17 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     affixes = [a for a in affixes if a[1] not in ("doppia", "doppie", "double")] + [("contains", x * 2)
                                                                                    for x in doubled]
     affixes = _repeated_or_anchored(text, list(dict.fromkeys(affixes)))
+    if _has(text, "nomi propri") or _has(text, "proper noun"):  # "nomi propri che iniziano con la lettera B"
+        affixes = [(k, v.upper()) if len(v) == 1 and re.search(rf"(?<![\w']){v.upper()}(?![\w'])", question) else (k, v)
+                   for k, v in affixes]
     if _hits(text, {"initial": cues["computed"]["initial"]}):  # "iniziano con ogni lettera": a key, no prefix
         affixes = [a for a in affixes if a[0] != "prefix"]
-    definition, affixes = _definition_words(text, cues, affixes, {f.lower() for f in forms})
+    definition, affixes = definition_words(text, cues, affixes, {f.lower() for f in forms}, _SKIP)
     affix_values = {value for _, value in affixes} | {value for _, value in definition}
     cue_words = {w for table in [*cues["computed"].values(), cues["concat"]] for c in table if _has(text, c)
                  for w in c.split()}
     forms = [f for f in forms if f.lower() not in affix_values | glue and (
-        f.lower() not in cue_words | FUNCTION_WORDS or _quoted(question, f))]  # "la lettera iniziale … tra gli …"
+        f.lower() not in cue_words | FUNCTION_WORDS | set(NUMBER_WORDS) or _quoted(question, f))]  # "la lettera iniziale … tra gli …"
     stop_forms = forms == []
     introduced = [f.lower() for f in forms if re.search(rf"\b(?:parola|word|lemma|termine|term|forma|form) "
                                                         rf"[«\"']?{re.escape(f.lower())}\b", text)]
@@ -238,7 +247,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
             resources.append(dialect)
     if "sentix" in resources and _has(text, "elita") and not _has(text, "sentix"):
         resources.remove("sentix")  # "polarity" of a question that names ELITA and not Sentix is ELITA's own
-    bare = text.replace("«", " ").replace("»", " ")
+    bare = QUOTED.sub(lambda m: f" {m.group(1)} " if m.group(1).capitalize() in cues["emotions"] else " ", text)
     emotions = in_question_order(bare, _hits(bare, cues["emotions"]), cues["emotions"])
     emotions = tuple(e for e in emotions if e.lower() not in {f.lower() for f in forms})
     if emotions and "elita" not in resources:
@@ -247,6 +256,10 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     relations = _hits(re.sub(r"parts? of speech|part[ei] del discorso", " ", text), cues["relations"])
     if not relations and re.search(r"(?<![\w])(?:sotto|under|below) (?:a |ad )?[«\"“]", text):
         relations = ("hyponym",)  # "i veicoli sotto «veicolo» a qualunque profondità": a quoted word's hyponyms
+    if re.search(r"\b(?:ha|hanno|has|have) (?:il |la |l'|the )?[«\"“]?[^\W\d_]+[»\"”]? (?:come|as) (?:suo |loro |an? |its |"
+                 r"their )?(?:iperonim|iponim|hypernym|hyponym)", text):
+        swap = {"hypernym": "hyponym", "hyponym": "hypernym"}  # "le parole che hanno «frutto» come iperonimo"
+        relations = tuple(swap.get(r, r) for r in relations)
     if relations and "complit" not in resources:
         resources.append("complit")
     operators = set(_hits(text, cues["operators"], whole=True))
@@ -309,43 +322,12 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    only=any(_has(text, c, whole=True) for c in cues["only"]),
                    asks_type=any(_has(text, c) for c in cues["type"]),
                    any_case=any(_has(text, c) for c in cues["any_case"]),
-                   without=without, lacking=lacking, either=disjoined(bare, emotions, cues["emotions"]),
+                   without=without, lacking=lacking, without_pos=_negated_pos(text, cues["pos"]), either=disjoined(bare, emotions, cues["emotions"]),
                    concat=any(_has(text, c) for c in cues["concat"]),
                    several_counts=len(re.findall(r"\b(?:quant[iea]|how many)\b", text)) > 1,
                    every_pos=bool(re.search(r"\bsia (?:come )?(?:un |una )?\w+ (?:che|sia|e) |\bboth (?:as )?(?:an? )?\w+ "
-                                            r"and |\b(?:anche|also) (?:come |as )?(?:un |una |an? )?(?:nom|verb|aggett|"
+                                            r"and |\b(?:anche|also) (?:come |as )?(?:un |una |an? )?(?:forma |lemma |form )?(?:nom|verb|aggett|"
                                             r"avverb|noun|adject|adverb)", text)))
-
-
-_QUOTED = re.compile(r"[«\"“]\s*([^»\"”]+?)\s*[»\"”]")
-
-
-def _definition_words(text: str, cues: dict, affixes: list, named: set[str]) -> tuple[list, list]:
-    """What a CompL-it definition must say, and the affixes left to the word: after "definiti come", "parlano di",
-    "la cui definizione dice" the quoted text, else the first two content words of the clause (an unquoted plural
-    also as its singular: "definiti come usurati" is 'usurato'); an affix cue right after "una definizione che" is the
-    definition's ("comincia con «mammifero»")."""
-    stop = set(cues["stop"]) | set(_SKIP) | {"per", "della", "delle", "degli", "dello", "dei", "del", "che", "cui",
-                                             "essere", "being", "used", "from", "with", "that", "which"}
-    found: list[tuple[str, str]] = []
-    for cue in cues["definition"]["described"]:
-        for match in re.finditer(r"(?<![\w])" + cue + r"\s+", text):
-            window = re.split(r"[?.;,:()]", text[match.end():])[0]
-            quoted = _QUOTED.findall(window)
-            words = quoted[:2] or [w for w in re.findall(r"[^\W\d_][\w'’]*", window)
-                                   if len(w) > 3 and w not in stop and w not in named][:2]
-            for word in words:
-                found += [("contains", w) for w in ([word] if quoted else singulars(word))]
-    kept = []
-    for kind, value in affixes:
-        cue_words = cues["affixes"].get(kind, [])
-        if kind in ("prefix", "suffix", "contains") and any(
-                re.search(r"(?<![\w])" + lead + re.escape(c), text) for lead in cues["definition"]["affixed"]
-                for c in cue_words):
-            found.append((kind, value))
-        else:
-            kept.append((kind, value))
-    return list(dict.fromkeys(found)), kept
 
 
 def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:

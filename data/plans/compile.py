@@ -64,7 +64,7 @@ def used_roles(plan: Plan) -> set[str]:
         roles.add(f"{plan.words.bank}Word" if plan.words.bank in BANKS else "italianWord")
     if plan.words.pos and len(plan.words.pos) > 1 and not plan.words.every_pos:
         roles.add("pos")
-    if plan.words.every_pos:
+    if plan.words.every_pos or plan.words.without_pos:
         roles.add("italianWord")
     roles |= {COMPUTED[r][0] for r in roles if r in COMPUTED}
     return roles - {a.name for a in plan.aggregates} - {"*"}
@@ -118,6 +118,9 @@ def _lemma_block(plan: Plan, names: _Names, roles: set[str]) -> list[str]:
     if dialect:  # a dialect lemma bank lives in the default graph
         return values + [f"?{dialect}Lemma {' ; '.join(parts)} ."]
     patterns = " . ".join([f"?lemma {' ; '.join(parts)}", *others])
+    for p in words.without_pos:  # MINUS: a lemma of the written form with that part of speech, or the lemma's own
+        other = f"?{p}Lemma ontolex:writtenRep ?{word} ; " if words.pos else "?lemma "
+        patterns += f" MINUS {{ {other}lila:hasPOS lila:{p} }}"
     return values + [f"GRAPH <{LIITA_GRAPH}> {{ {patterns} }}"]
 
 

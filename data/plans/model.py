@@ -23,6 +23,9 @@ class Words:
     bank: str = "italian"
     every_pos: bool = False  # the written form has a lemma of each part of speech ("sia nomi che verbi")
     iri: str | None = None  # one lemma named by its IRI (of the bank's lemmas)
+    # parts of speech it is not ("né nomi né verbi": the lemma has neither; "nomi ma non verbi": no lemma of the
+    # same written form has one)
+    without_pos: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -158,6 +161,8 @@ def _words_text(words: Words) -> str:
         text = f"{words.bank} {text}"
     if words.pos:
         text = ("+" if words.every_pos else "/").join(words.pos) + " " + text
+    if words.without_pos:
+        text += " not " + "/".join(words.without_pos)
     if words.forms:
         text += " written " + " or ".join(f"'{f}'" for f in words.forms)
     if words.iri:

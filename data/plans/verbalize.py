@@ -58,6 +58,9 @@ def _words(plan: Plan, lang: str) -> str:
         text = f"Italian {noun}" if lang == "en" else f"{noun} italian{'e' if feminine else 'i'}"
     if words.iri:
         text += f" <{words.iri}>"
+    if words.without_pos:
+        text += (" that are not " if lang == "en" else " che non sono ") + (" or " if lang == "en" else " né ").join(
+            POS.get(p, (p, p))[i] for p in words.without_pos)
     if words.forms:
         quoted = ", ".join(f"«{f}»" for f in words.forms)
         text += f" written {quoted}" if lang == "en" else f" scritt{'e' if feminine else 'i'} {quoted}"
