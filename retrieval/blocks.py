@@ -265,6 +265,10 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                                       having=Filter("count", "value", threshold, strict)) for key in keys]
             plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,),
                                          having=Filter("count", "value", threshold, strict)))
+            if base.senses is not None and per_word != counted:  # "verbi con più di 5 sensi e una traduzione
+                plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(  # parmigiana"
+                    Aggregate("count", counted, "count", distinct=True),), having=Filter("count", "value", threshold,
+                                                                                          strict)))
             for dialect in [j.resource for j in base.joins if j.resource in DIALECTS and j.mode == "has"][:1]:
                 # "parole siciliane che traducono più di una parola italiana": per dialect word, its lemmas
                 plans.append(base.with_block(operator="group", columns=(f"{dialect}Word",), aggregates=(
