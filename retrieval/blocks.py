@@ -7,20 +7,24 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import product
 
-from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Join, Plan, Senses, Words
+from nl2sparql.data.plans.model import (
+    RELATIONS,
+    Aggregate,
+    Filter,
+    Join,
+    Plan,
+    Senses,
+    Words,
+)
 from nl2sparql.retrieval.column_blocks import DIALECTS, columns, unique
-from nl2sparql.retrieval.filter_blocks import alternatives
+from nl2sparql.retrieval.computed_blocks import computed, concatenated
+from nl2sparql.retrieval.filter_blocks import whole_number
 from nl2sparql.retrieval.signals import Signals
 
 COMPLIT_POS = ("noun", "verb", "adjective", "adverb")
 # A resource the word lacks, written as MINUS: the same answer as NOT EXISTS on the shared ?lemma, but the embedded
 # store answers "verbs without Sentix" in 0.8 s where NOT EXISTS takes 17 s (45–50 s for Sentix or a dialect whole)
 ABSENT = "absent_minus"
-
-
-def _whole_number(s: Signals, default: int | None = 1) -> int | None:
-    """The first whole number ≥ 1 the question names (a k, a threshold), else `default`."""
-    return next((int(n) for n in s.numbers if n >= 1 and n == int(n)), default)
 
 
 def _bound(s: Signals) -> str:
@@ -200,7 +204,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     by_value = "top" in ops and value and not ops & {"count", "average", "group"}
     if by_value:  # "la parola con la polarità più bassa": ordered by the value, before the groups
         plans += _top_values(base, s, shown_sets)
-    plans += _computed(base, s, counted)
+    plans += computed(base, s, counted)
     top_groups = "top" in ops and not base.words.forms and not (value and (s.values or s.polarity))
     per_pos = "count" in ops and len(base.words.pos) > 1 and not base.words.every_pos  # "quanti nomi, verbi e aggettivi …": a count per each
     # "le emozioni espresse da più di 100 parole": a threshold on the groups of a key the question names
@@ -233,7 +237,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate, average)))
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(average,)))
                 if "top" in ops:  # "l'emozione con le parole mediamente più positive"
-                    k = _whole_number(s)
+                    k = whole_number(s)
                     plans.append(base.with_block(operator="group", columns=(key,), aggregates=(average,),
                                                  order=(("average", "ascending" not in ops), (key, False)), limit=k))
             plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,)))
@@ -245,7 +249,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
                                              having=Filter("count", "value", threshold, op)))
             if "top" in ops:
-                k = _whole_number(s)
+                k = whole_number(s)
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
                                              order=(("count", "ascending" not in ops), (key, False)), limit=k))
     if "ask" in ops and per_word and threshold is not None and (s.comparison or s.exactly):
@@ -289,9 +293,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         keys = ("word", "italianWord") if base.senses is not None and not base.senses.relation else ("italianWord",)
         plans += [base.with_block(operator="average_groups", columns=(key,), aggregates=(
             Aggregate("count", per_word, "count", distinct=True),)) for key in keys]
-    plans += _optional_notes(base, s) + _concatenated(base, s, shown_sets)
-    if "alphabetical" in ops and _whole_number(s, None):  # "i primi 20 nomi in ordine alfabetico"
-        plans += [base.with_block(columns=shown, order=((shown[0], False),), limit=_whole_number(s))
+    plans += _optional_notes(base, s) + concatenated(base, s, shown_sets) + _average_classes(base, s)
+    if "alphabetical" in ops and whole_number(s, None):  # "i primi 20 nomi in ordine alfabetico"
+        plans += [base.with_block(columns=shown, order=((shown[0], False),), limit=whole_number(s))
                   for shown in shown_sets[:2]]
     for shown in shown_sets:
         plans.append(base.with_block(columns=shown))
@@ -302,7 +306,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
 
 def _top_values(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> list[Plan]:
     """"Le cinque più negative in Sentix": the rows of each column set that shows a polarity value, top k by it."""
-    number = _whole_number(s, None)
+    number = whole_number(s, None)
     roles = ("polarityValue", "sentixValue", "elitaValue")
     ordered = [(shown, next(r for r in roles if r in shown)) for shown in shown_sets if set(roles) & set(shown)]
     limits = [(shown, r, number or 1) for shown, r in ordered]
@@ -315,7 +319,7 @@ def _top_values(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> li
 def _top_counts(base: Plan, s: Signals, counted: str | None) -> list[Plan]:
     """"The five words with the most translations", "the emotion with the most words": a count per word (or per
     emotion), the top k of its order."""
-    k = _whole_number(s)
+    k = whole_number(s)
     pairs = [("italianWord", counted)] if counted else []
     if any(j.resource == "elita" and j.mode == "has" and not j.emotions for j in base.joins):
         pairs.append(("emotionLabel", "lemma"))
@@ -323,41 +327,6 @@ def _top_counts(base: Plan, s: Signals, counted: str | None) -> list[Plan]:
                                                                                     distinct=True),),
                             order=(("count", "ascending" not in s.operators), (key, False)), limit=k)
             for key, thing in pairs]
-
-
-def _computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
-    """Keys and orders computed from the written form: a count per initial letter, the longest or shortest words."""
-    if base.words.bank != "italian" or base.senses is not None or base.words.forms:
-        return []
-    plans = []
-    if "initial" in s.computed and s.operators & {"count", "group", "top"}:
-        per_initial = base.with_block(operator="group", columns=("initial",), aggregates=(
-            Aggregate("count", counted, "count", distinct=True),))
-        if "top" in s.operators:  # "la lettera iniziale più comune tra i verbi"
-            plans.append(per_initial.with_block(order=(("count", "ascending" not in s.operators), ("initial", False)),
-                                                limit=_whole_number(s)))
-        plans += [per_initial, per_initial.with_block(order=(("initial", False),))]
-    endings = {len(v) for k, v in s.affixes if k == "suffix"}
-    if len(endings) == 1 and alternatives(s.affixes) and s.operators & {"count", "group"}:  # a count per ending
-        key = f"ending{endings.pop()}"
-        if key in ("ending2", "ending3", "ending4"):
-            plans.append(base.with_block(operator="group", columns=(key,), aggregates=(
-                Aggregate("count", counted, "count", distinct=True),)))
-    if "length" in s.keys and s.operators & {"count", "group", "top"}:  # "quante parole per ogni lunghezza"
-        per_length = base.with_block(operator="group", columns=("length",), aggregates=(
-            Aggregate("count", counted, "count", distinct=True),))
-        plans += [per_length.with_block(order=(("length", False),)), per_length]
-        if "top" in s.operators:  # "le lunghezze più frequenti"
-            plans.append(per_length.with_block(order=(("count", "ascending" not in s.operators), ("length", False)),
-                                               limit=_whole_number(s)))
-    if "length" in s.keys and "average" in s.operators:  # "la lunghezza media dei verbi"
-        plans.append(base.with_block(operator="count", columns=(), aggregates=(Aggregate("avg", "length", "average"),)))
-    if "length" in s.computed and "top" in s.operators:
-        k = _whole_number(s)
-        longest = "ascending" not in s.operators
-        for shown in (("italianWord", "length"), ("italianWord",)):
-            plans.append(base.with_block(columns=shown, order=(("length", longest), ("italianWord", False)), limit=k))
-    return plans
 
 
 def _optional_notes(base: Plan, s: Signals) -> list[Plan]:
@@ -371,16 +340,15 @@ def _optional_notes(base: Plan, s: Signals) -> list[Plan]:
     return [base.with_block(joins=joins, columns=c, optional_roles=("usageNote",)) for c in shown]
 
 
-def _concatenated(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> list[Plan]:
-    """"Ogni parola con le sue emozioni separate da virgola": per the first column, the others in one cell (one row
-    with no key for a named word's own values)."""
-    if not s.concat:
+def _average_classes(base: Plan, s: Signals) -> list[Plan]:
+    """"Le emozioni con una polarità media Sentix negativa": per key the question names, the mean polarity value of
+    all its words, kept where it falls on the class's side of zero (not the mean of the negative words only)."""
+    polar = [j for j in base.joins if j.resource in ("elita", "sentix") and j.polarity in ("Positive", "Negative")]
+    if "average" not in s.operators or not polar:
         return []
-    plans = []
-    for shown in shown_sets[:4]:
-        key, listed = (shown[:1], shown[1:]) if len(shown) > 1 else ((), shown)
-        if key and base.words.forms and len(base.words.forms) == 1 and key == ("italianWord",):
-            key = ()  # the named word's values: one row
-        aggregates = tuple(Aggregate("group_concat", r, f"{r}List", distinct=True) for r in listed)
-        plans.append(base.with_block(operator="group" if key else "count", columns=key, aggregates=aggregates))
-    return plans
+    plain = base.with_block(joins=tuple(replace(j, polarity=None) for j in base.joins))
+    value = "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue"
+    side = "<" if polar[0].polarity == "Negative" else ">"
+    keys = [k for k in s.keys if k in ("emotionLabel", "pos")]
+    return [plain.with_block(operator="group", columns=(key,), aggregates=(Aggregate("avg", value, "average"),),
+                             having=Filter("average", "value", 0, side)) for key in keys]

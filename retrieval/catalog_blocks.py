@@ -25,11 +25,21 @@ def catalog_plans(s: Signals) -> list[Plan]:
             catalog = next((f"{r}_properties" for r in ("elita", "sentix") if r in s.resources), "lemma_properties")
         words = Words(bank=dialect) if catalog == "bank_metadata" else Words()
         plans += [Plan(words=words, meta=catalog, columns=c) for c in shown.get(catalog, [])]
-        if "count" in s.operators and catalog in COUNTED:
+        threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None) if s.comparison else None
+        if (s.operators & {"count", "top"} or threshold) and catalog in COUNTED:
             key, counted = COUNTED[catalog]
             aggregate = Aggregate("count", counted, "count", distinct=counted != "*")
-            plans.append(Plan(words=words, meta=catalog, operator="group" if key else "count", columns=key,
-                              aggregates=(aggregate,)))
+            per_item = Plan(words=words, meta=catalog, operator="group" if key else "count", columns=key,
+                            aggregates=(aggregate,))
+            plans.append(per_item)
+            if key and "top" in s.operators:  # "quale grafo contiene più triple"
+                k = next((int(n) for n in s.numbers if n >= 1 and n == int(n)), 1)
+                plans.append(per_item.with_block(order=(("count", "ascending" not in s.operators), (key[0], False)),
+                                                 limit=k))
+            if key and threshold:  # "quanti grafi hanno più di 10000 triple": the items that pass, and how many
+                bound = (">" if s.comparison == ">=" else "<") + ("=" if s.inclusive else "")
+                passing = per_item.with_block(having=Filter("count", "value", threshold, bound))
+                plans += [passing] + ([passing.with_block(operator="count_groups")] if "count" in s.operators else [])
             if key:  # "quanti grafi ci sono": the items themselves counted
                 plans.append(Plan(words=words, meta=catalog, operator="count", columns=(),
                                   aggregates=(Aggregate("count", key[0], "count", distinct=True),)))

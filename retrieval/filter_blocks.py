@@ -66,8 +66,12 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     thresholds = [n for n in s.numbers if abs(n) <= 1 and (n != int(n) or s.values or s.exactly)]
     if s.between and s.length and len(lengths) == 2:  # "tra 3 e 5 lettere": both bounds pass
         filters += [Filter(word_role, "length", min(lengths), ">="), Filter(word_role, "length", max(lengths), "<=")]
-    elif s.length and lengths:
-        op = {">=": ">", "<=": "<="}.get(s.comparison or "", "=")
+    other = None  # "almeno 15 lettere" passes 15 itself, "più di 15" does not: the other bound is tried after
+    if not (s.between and s.length and len(lengths) == 2) and s.length and lengths:
+        op = {">=": ">=" if s.inclusive else ">", "<=": "<=" if s.inclusive else "<"}.get(s.comparison or "", "=")
+        other = {">=": ">", ">": ">=", "<": "<=", "<=": "<"}.get(op)
+        if op == "<" and not s.inclusive:
+            op, other = "<=", "<"  # the reading kept before: "<=" first
         filters.append(Filter(word_role, "length", lengths[0], op))
     if value_role and s.between and len(thresholds) == 2:  # "polarità compresa tra 0.2 e 0.4"
         filters += [Filter(value_role, "value", min(thresholds), ">="), Filter(value_role, "value", max(thresholds),
@@ -79,4 +83,11 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     sets = [tuple(filters)] + ([()] if filters and (loose or not s.affixes) and not s.length else [])
     if "absent" in s.operators and s.affixes:  # "avverbi che non finiscono in -mente": the affix negated
         sets.append(tuple(replace(f, negated=True) if f.kind != "value" else f for f in filters))
+    if other:
+        sets.append(tuple(replace(f, op=other) if f.kind == "length" else f for f in filters))
     return sets
+
+
+def whole_number(s: Signals, default: int | None = 1) -> int | None:
+    """The first whole number ≥ 1 the question names (a k, a threshold), else `default`."""
+    return next((int(n) for n in s.numbers if n >= 1 and n == int(n)), default)
