@@ -222,6 +222,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         noted = next((j.resource for j in base.joins if j.resource in DIALECTS and j.note == ""), None)
         if noted:  # "le note d'uso più frequenti": per note, the translations that carry it
             keys.append("usageNote")
+        translated = next((j.resource for j in base.joins if j.resource in DIALECTS and j.mode == "has"), None)
+        if translated and "group" in ops and not base.words.forms:  # "quante parole italiane traduce ciascuna
+            keys.append(f"{translated}Word")  # parola siciliana": per dialect word, its Italian lemmas
         if base.senses is not None or not keys or (plain and "top" in ops):  # "le grafie di più lemmi"
             keys.append("italianWord")
         named = {"posLabel" if k == "pos" and base.senses is not None else k for k in s.keys}

@@ -125,7 +125,7 @@ def candidate_sets(s: Signals) -> list[Plan]:
             if senses is not None and not senses.linked and (words.pos or words.kind or words.bank != "italian"):
                 continue  # the lemma bank is not joined: its part of speech or type would say nothing
             base = Plan(words=words, joins=joins, senses=senses)
-            roles = [(w, v) for w in _word_roles(base)[: 2 if s.affixes else 1] for v in _value_roles(base)]
+            roles = [(w, v) for w in _word_roles(base)[: 2 if s.affixes or s.length else 1] for v in _value_roles(base)]
             defined, same_form = definition_filters(s, senses), same_form_filters(s, base) + any_case_filters(s, words)
             for word_role, value_role in roles:
                 for filters, authentic in product(filter_sets(s, word_role, value_role), authentic_filters(s, base)):

@@ -275,7 +275,10 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if question.rstrip().endswith("?") and not _asks_what(text, cues["wh"]):
         operators.add("ask")  # a question with no question word: a yes/no question
     comparison = "<=" if any(_has(text, c) for c in LESS) else ">=" if any(_has(text, c) for c in GREATER) else None
-    if comparison and _numbers(text) and re.search(r"\b(?:più|meno|more|fewer|less) (?:di|than) ", text):
+    longer = re.search(r"\bpiù (lung|cort)\w* (?:di|than) |\b(long|short)er than ", text) if _numbers(text) else None
+    if longer:  # "più lunghe di 12 lettere": a length bound, not the longest
+        comparison = ">=" if "lung" in longer.group(0) or "long" in longer.group(0) else "<="
+    if comparison and _numbers(text) and (longer or re.search(r"\b(?:più|meno|more|fewer|less) (?:di|than) ", text)):
         operators -= {"top", "descending", "ascending"}  # "hanno più di dieci sensi": a threshold, not the most
     if not dialect_forms and lexicon is not None:
         dialect_forms = dialect_words(question, [r for r in resources if r in ("sicilian", "parmigiano")], lexicon,
