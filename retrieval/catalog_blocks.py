@@ -20,7 +20,15 @@ def catalog_plans(s: Signals) -> list[Plan]:
              **{f"{r}_properties": [("property",)] for r in ("elita", "sentix", "lemma")}}
     dialect = next((d for d in DIALECTS if d in s.resources), "parmigiano")
     plans = []
+    if s.forms and {"graphs", "written_forms"} & set(s.catalogs):  # "in quale grafo è il lemma «correre»", "quali
+        written = (Filter("writtenForm", "equals", s.forms[0]),)  # risorse usano la forma «casa»": that form's
+        if "graphs" in s.catalogs:
+            plans.append(Plan(meta="word_graphs", filters=written, columns=("graph",)))
+        plans += [Plan(meta="written_forms", filters=written, columns=c) for c in (("resource", "writtenForm"),
+                                                                                   ("resource",))]
     for catalog in s.catalogs:
+        if catalog == "written_forms":
+            continue
         if catalog == "properties":  # of the resource named: ELITA's entries, Sentix's, or the lemma bank's lemmas
             catalog = next((f"{r}_properties" for r in ("elita", "sentix") if r in s.resources), "lemma_properties")
         words = Words(bank=dialect) if catalog == "bank_metadata" else Words()
@@ -43,6 +51,9 @@ def catalog_plans(s: Signals) -> list[Plan]:
             if key:  # "quanti grafi ci sono": the items themselves counted
                 plans.append(Plan(words=words, meta=catalog, operator="count", columns=(),
                                   aggregates=(Aggregate("count", key[0], "count", distinct=True),)))
+            if catalog == "lexicons":  # "quanti lemmi italiani ha ciascun lessico": its entries' lemmas
+                plans.append(Plan(meta="lexicon_lemmas", operator="group", columns=("lexicon",),
+                                  aggregates=(Aggregate("count", "lemma", "count", distinct=True),)))
             named = _named_item(catalog, s)
             if named:  # "quante triple ha il grafo di ELITA", "quante voci ha il lessico siciliano": that one's count
                 plans.insert(0, Plan(words=words, meta=catalog, operator="count", columns=(), aggregates=(aggregate,),

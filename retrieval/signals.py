@@ -166,7 +166,9 @@ def _quoted(question: str, form: str) -> bool:
 
 
 def _parts_of_speech(text: str, table: dict[str, list[str]]) -> tuple[str, ...]:
-    """The parts of speech named; one whose cue is only inside another's ("nomi" in "nomi propri") is not."""
+    """The parts of speech named; one whose cue is only inside another's ("nomi" in "nomi propri") is not, nor a
+    verb of naming ("grafo nominato")."""
+    text = re.sub(r"(?<![\w])nomina\w*", " ", text)
     found = _hits(text, table)
 
     def inside(p: str, q: str) -> bool:
@@ -299,7 +301,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         forms = [f for f in forms if _quoted(question, f)]
     notes: list[str] = []
     if any(_has(text, c) for c in cues["notes"]):
-        notes = [q for q in analysis.entities if q.lower().startswith("usage:")] or [""]
+        notes = [q for q in analysis.entities if q.lower().startswith("usage:") and not q.rstrip().endswith(
+            ("…", "..."))] or [""]  # «Usage: …» names no note text: any note
         forms = [f for f in forms if not f.lower().startswith("usage:")]
     return Signals(forms=tuple(dict.fromkeys(forms)), dialect_forms=tuple(dialect_forms), pos=_parts_of_speech(text, cues["pos"]),
                    emotions=emotions, polarity=polarity, resources=tuple(resources),

@@ -34,6 +34,12 @@ CATALOGS = {
     "classes": Catalog("resource", (("a", "?class"),)),
     "lemma_bank_types": Catalog("resource", (("a", "?type"),), (), LIITA_GRAPH),
     "graphs": Catalog("s", (("?p", "?o"),), (), "?graph"),
+    # a written form wherever it is used: the resources written so, and the named graphs that hold them
+    "written_forms": Catalog("resource", (("ontolex:writtenRep", "?writtenForm"),)),
+    # the Italian lemmas each dialect lexicon translates (through its entries)
+    "lexicon_lemmas": Catalog("italianEntry", (("^lime:entry", "?lexicon"), ("ontolex:canonicalForm", "?lemma"),
+                                               ("vartrans:translatableAs", "?dialectEntry"))),
+    "word_graphs": Catalog("resource", (("ontolex:writtenRep", "?writtenForm"),), (), "?graph"),
     # the properties a resource's entries use ("quali proprietà hanno le voci di ELITA")
     "elita_properties": Catalog("elitaEntry", (("elita:HasEmotion", "?emotion"), ("?property", "?value")), (),
                                 ELITA_GRAPH),
@@ -45,6 +51,8 @@ CATALOGS = {
 def _expand(term: str) -> str:
     if term == "a":
         return RDF + "type"
+    if term.startswith("^") or "/" in term:  # a property path: no single predicate of a parsed triple is it
+        return ""
     prefix, _, local = term.partition(":")
     return PREFIXES[prefix] + local
 
