@@ -58,6 +58,9 @@ def word_sets(s: Signals) -> list[Words]:
         sets = [Words(iri=iri, bank=bank)] + sets
     if s.lemma_kind == "Lemma" and not s.forms:  # "il lemma siciliano «cori»": the dialect's own lemma
         sets += [Words(forms=(form,), bank=dialect) for dialect, form in s.dialect_forms[:1]]
+        named_bank = [Words(forms=(form,), bank=d) for _, form in s.dialect_forms[:1] for d in DIALECTS
+                      if d in s.resources]  # "il lemmario parmigiano contiene «cani»": asked of the bank it names
+        sets = named_bank + sets if s.bank_link else sets + named_bank
     named = [d for d in DIALECTS if d in s.resources]
     if named and not s.forms and not s.dialect_forms:
         sets += [Words(kind, (), p, bank=named[0]) for p, kind in product(pos, kinds)]

@@ -48,6 +48,8 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
         examples = ("example",) if s.examples else ()
         lookups = [a for r in resources for a in LOOKUP[r]]
         defined = [(word, "definition")] if "definition" in plan.senses.requires else []
+        if "pos" in s.keys and not plan.senses.relation and not plan.senses.pos:  # "indicando la categoria"
+            defined.append(("posLabel", "definition"))
         options += [(word,), *defined, (word, *attributes)] + ([(word, *lookups)] if lookups else []) \
             if plan.senses.relation else [
             *defined,  # "quali parole hanno una definizione che …": the words first

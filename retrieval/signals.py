@@ -103,7 +103,11 @@ def _affixes(text: str, table: dict[str, list[str]]) -> tuple[list[tuple[str, st
             for match in re.finditer(r"(?<![\w])" + re.escape(cue) + r"\w*", text):
                 window = text[match.end():match.end() + 40]
                 quoted = _QUOTED_LETTERS.search(window)  # "contengono il nesso «ggh»": the quoted letters
-                if quoted and not _NAMES_A_WORD & set(window[:quoted.start(1)].split()):
+                if quoted and _NAMES_A_WORD & set(window[:quoted.start(1)].split()) and re.search(
+                        r"lemmario|lessico|dizionario|base di|liita|elita|sentix|compl-?it|lemma bank|lexicon|"
+                        r"knowledge base|database", text[:match.start()]):
+                    continue  # "il lemmario contiene la parola «smartphone»": a word named, no letters
+                if quoted and not (_NAMES_A_WORD & set(window[:quoted.start(1)].split()) and kind != "contains"):
                     found.append((kind, quoted.group(1)))
                     glue |= set(re.findall(r"[^\W\d_]+", window[:quoted.start(1)]))
                     continue
@@ -299,6 +303,9 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         resources.remove("complit")  # "che cosa vuol dire il parmigiano rezdôra": its Italian word, not a sense
     if iris:  # "la forma scritta del lemma http://…": the IRI is what is asked about, not an unquoted word
         forms = [f for f in forms if _quoted(question, f)]
+    if "ask" in operators:  # "il lemmario contiene la parola «smartphone»?": a word no bank has, asked about
+        forms += [q for q in re.findall(r"\b(?:parola|lemma|word|termine|forma) [«\"“]([^»\"”\s]+)[»\"”]", question)
+                  if q.lower() not in {f.lower() for f in forms} | affix_values | {d.lower() for _, d in dialect_forms}]
     notes: list[str] = []
     if any(_has(text, c) for c in cues["notes"]):
         notes = [q for q in analysis.entities if q.lower().startswith("usage:") and not q.rstrip().endswith(

@@ -110,3 +110,12 @@ def test_values_in_one_cell_and_the_length_as_a_key(endpoint, lexicons):
 def test_the_enumerator_finds_each_scoped_reading(question, plan_text, enumerated):
     texts = [c.plan.text() for c in enumerated(question)]
     assert plan_text in texts, texts[:12]
+
+
+def test_a_word_asked_of_a_bank_is_no_affix(lexicons):
+    asked = read_signals("Il lemmario contiene la parola «zzyzxq»?", *lexicons)
+    assert asked.forms == ("zzyzxq",) and not asked.affixes  # a word the bank lacks is still what is asked about
+    listed = read_signals("Quali lemmi contengono la parola «casa»?", *lexicons)
+    assert listed.affixes == (("contains", "casa"),) and not listed.forms
+    graph = read_signals("In quale grafo nominato si trova il lemma «correre»?", *lexicons)
+    assert graph.pos == () and "graphs" in graph.catalogs
