@@ -255,7 +255,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         resources.remove("sentix")  # "polarity" of a question that names ELITA and not Sentix is ELITA's own
     bare = QUOTED.sub(lambda m: f" {m.group(1)} " if m.group(1).capitalize() in cues["emotions"] else " ", text)
     emotions = in_question_order(bare, _hits(bare, cues["emotions"]), cues["emotions"])
-    emotions = tuple(e for e in emotions if e.lower() not in {f.lower() for f in forms})
+    emotions = tuple(e for e in emotions if e.lower() not in {f.lower() for f in forms} or re.search(
+        rf"\bemo(?:zione|tion) [«\"]?{e.lower()}\b", bare))  # "che esprimono l'emozione Paura": the emotion too
     if emotions and "elita" not in resources:
         resources.insert(0, "elita")
     # no holonym or meronym in "part of speech", "parti del discorso"
