@@ -131,8 +131,7 @@ def _letter_class(kind: str, word: str) -> tuple[str, str]:
     return "regex", "^" + letters if kind == "prefix" else letters + "$"
 
 
-def _negated_pos(text: str, table: dict) -> tuple[str, ...]:
-    named = _parts_of_speech(text, table)
+def _negated_pos(text: str, table: dict, named: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(p for p in negated_names(text, {p: table[p] for p in named}) if p in named)
 
 
@@ -231,7 +230,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     affixes = [a for a in affixes if a[1] not in ("doppia", "doppie", "double")] + [("contains", x * 2)
                                                                                    for x in doubled]
     affixes = _repeated_or_anchored(text, list(dict.fromkeys(affixes)))
-    if _has(text, "nomi propri") or _has(text, "proper noun"):  # "nomi propri che iniziano con la lettera B"
+    pos = _parts_of_speech(text, cues["pos"])
+    if "proper_noun" in pos:  # "nomi propri che iniziano con la lettera B"
         affixes = [(k, v.upper()) if len(v) == 1 and re.search(rf"(?<![\w']){v.upper()}(?![\w'])", question) else (k, v)
                    for k, v in affixes]
     if _hits(text, {"initial": cues["computed"]["initial"]}):  # "iniziano con ogni lettera": a key, no prefix
@@ -312,7 +312,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         notes = [q for q in analysis.entities if q.lower().startswith("usage:") and not q.rstrip().endswith(
             ("…", "..."))] or [""]  # «Usage: …» names no note text: any note
         forms = [f for f in forms if not f.lower().startswith("usage:")]
-    return Signals(forms=tuple(dict.fromkeys(forms)), dialect_forms=tuple(dialect_forms), pos=_parts_of_speech(text, cues["pos"]),
+    return Signals(forms=tuple(dict.fromkeys(forms)), dialect_forms=tuple(dialect_forms), pos=pos,
                    emotions=emotions, polarity=polarity, resources=tuple(resources),
                    relations=relations, operators=frozenset(operators), numbers=tuple(_numbers(text)),
                    single_word=any(_has(text, c) for c in cues["single_word"]),
@@ -336,7 +336,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    only=any(_has(text, c, whole=True) for c in cues["only"]),
                    asks_type=any(_has(text, c) for c in cues["type"]),
                    any_case=any(_has(text, c) for c in cues["any_case"]),
-                   without=without, lacking=lacking, without_pos=_negated_pos(text, cues["pos"]), either=disjoined(bare, emotions, cues["emotions"]),
+                   without=without, lacking=lacking, without_pos=_negated_pos(text, cues["pos"], pos),
+                   either=disjoined(bare, emotions, cues["emotions"]),
                    concat=any(_has(text, c) for c in cues["concat"]),
                    several_counts=len(re.findall(r"\b(?:quant[iea]|how many)\b", text)) > 1,
                    every_pos=bool(re.search(r"\bsia (?:come )?(?:un |una )?\w+ (?:che|sia|e) |\bboth (?:as )?(?:an? )?\w+ "
