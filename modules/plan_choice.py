@@ -4,8 +4,10 @@ more voice.
 The ranker's probabilities come from a softmax over the candidates. When the best reaches `rank_accept`, it answers
 and the generator is not asked (the common case costs the enumeration, not an LM call). Otherwise the generator
 writes its query as before; when its answer is one a candidate also gives, that candidate answers (the two voices
-agree; the plan reads back as words). Otherwise the best candidate answers if it reaches `rank_fallback`, and the
-generator's query (with its repairs) answers when none does. Thresholds are chosen on dev.
+agree; the plan reads back as words). Otherwise the best candidate answers if it reaches `rank_fallback`, or when the
+generator's query gave no answer at all (it did not parse, was refused, failed or returned no rows: every candidate
+ran and returned one); the generator's query (with its repairs) answers when none of these holds. Thresholds are
+chosen on dev.
 """
 
 from __future__ import annotations
@@ -105,4 +107,6 @@ def decide(ranking: Ranking, settings, generated=None) -> tuple[Ranked | None, s
             return agreeing, "generator agrees"
     if top.probability >= settings.rank_fallback:
         return top, "ranked"
+    if values is None:
+        return top, "generator failed"
     return None, "generator"

@@ -137,6 +137,14 @@ def test_a_candidate_the_generator_agrees_with_answers(endpoint):
     assert "count" in chosen["text"] and "Tristezza" in chosen["text"] and len(out.rows) == 1
 
 
+def test_the_best_candidate_answers_when_the_generator_gives_no_answer(endpoint):
+    broken = PREFIXES + "SELECT ?lemma WHERE { ?lemma ontolex:writtenRep "  # does not parse, nor does its repair
+    program, lm = _program(endpoint, [broken] * 4, rank_accept=1.01, rank_fallback=1.01)
+    out = program(QUESTION)
+    assert lm.history and out.choice == {**out.choice, "answered_by": "plan", "reason": "generator failed"}
+    assert out.ok and out.sparql == next(c["sparql"] for c in out.candidates if c["chosen"])
+
+
 def _ranker_version(root, ranker_bytes):
     from nl2sparql.artifacts.store import open_shipped, write_version
 
@@ -223,5 +231,8 @@ def test_thresholds_replay_the_choice_and_prefer_the_faster_of_equals():
     assert replay(questions, 0.9, 0.9) == (0.5, 0.5)  # one sure candidate right, one wrong, both skip it
     assert replay(questions, 0.95, 0.4) == (0.75, 0.25)  # the sure wrong one now answers after the generator
     assert replay(questions, 0.95, 0.95) == (0.75, 0.25)  # the unsure right one is left to the generator
+    failed = DevQuestion(np.array([0.45, 0.2]), np.array([1, 0]), generator_right=False, agreeing=None,
+                         generator_failed=True)
+    assert replay([unsure, failed], 0.95, 0.95) == (0.5, 0.0)  # a generator with no answer leaves it to the top
     accept, fallback, right, skipped = choose(questions * 4)  # 16 questions: "within one" is within 1/16
     assert (right, skipped) == (0.75, 0.5) and accept <= 0.9 and fallback <= 0.45  # as right, and faster

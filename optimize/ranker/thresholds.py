@@ -1,6 +1,6 @@
 """The choice's thresholds, chosen on dev: replay the choice (`modules/plan_choice.decide`) on each dev question
 with the ranker's probabilities, each candidate's label, and the parent's own answer from its dev eval report (right
-or not, and which candidate answers the same values), for every pair (accept, fallback) of a small grid."""
+or not, whether it gave any answer, and which candidate answers the same values), for every pair (accept, fallback) of a small grid."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ class DevQuestion:
     labels: np.ndarray  # 1: the candidate answers as the gold does
     generator_right: bool  # the parent's answer was exact
     agreeing: int | None  # the best-scored candidate with the parent's answer values, if any
+    generator_failed: bool = False  # the parent's query gave no answer (invalid, failed or no rows): the top answers
 
 
 def replay(questions: list[DevQuestion], accept: float, fallback: float) -> tuple[float, float]:
@@ -32,7 +33,7 @@ def replay(questions: list[DevQuestion], accept: float, fallback: float) -> tupl
             skipped += 1
         elif q.agreeing is not None:
             right += int(q.labels[q.agreeing])
-        elif q.probabilities[top] >= fallback:
+        elif q.probabilities[top] >= fallback or q.generator_failed:
             right += int(q.labels[top])
         else:
             right += q.generator_right
@@ -79,5 +80,5 @@ def dev_questions(ranker, featured: list, made: list[dict], report: list[dict], 
                 if values(compile_plan(plan_from_json(m["candidates"][int(i)]["plan"]))) == generated:
                     agreeing = int(i)
                     break
-        out.append(DevQuestion(p, f.labels, bool(q.get("exact")), agreeing))
+        out.append(DevQuestion(p, f.labels, bool(q.get("exact")), agreeing, generated is None))
     return out
