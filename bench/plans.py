@@ -1,13 +1,15 @@
 """Oracle coverage of the plan enumerator: for how many questions some candidate returns the gold answer.
 
     python bench/plans.py --split dev [--lang it|en|both|eval] [--version V] [--limit N] [--out bench/plans-runs]
+    python bench/plans.py --synth ~/.nl2sparql/synth/seed-7/synth.jsonl   # pairs `nl2sparql data synth` drew
 
 For each record of the split, the question (Italian by default) goes through `read_signals` and `enumerate_plans`
 on the embedded KB; a question is covered when any candidate scores exact against the gold with the eval metric
 (an ASK question on its own, not with its twin). Prints coverage per pattern, p50 / p90 / max seconds of enumeration
 and candidates per question, and checks every candidate with the read-only guard; writes <out>/<split>.json. This
 is the ceiling of a ranker that chooses among the candidates. Design on train and dev; run test and generalization
-once per version.
+once per version. Pairs drawn from the schema by `nl2sparql data synth` (`--synth`) are a design set of many more
+compositions than train holds (their wording is the synth templates', not people's); they write <out>/synth.json.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ def main() -> None:
     parser.add_argument("--lang", choices=["it", "en", "both", "eval"], default="it",
                         help="eval: each record in the language the eval asks it in (Italian and English in turn)")
     parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--synth", type=Path, default=None, help="a synth.jsonl from `nl2sparql data synth` instead "
+                        "of a split of the curated dataset")
     parser.add_argument("--version", default=None,
                         help="a version with a ranker: also count how often its first choice is right (top-1)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "plans-runs")
@@ -47,7 +51,14 @@ def main() -> None:
     from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons
     from nl2sparql.retrieval.signals import read_signals
 
-    records = [r for r in load_dataset() if r.split == args.split][: args.limit]
+    if args.synth:
+        from nl2sparql.data.dataset import parse_record
+        from nl2sparql.data.synth.engine import read_synth
+
+        args.split = "synth"
+        records = [parse_record(d, "synth") for d in read_synth(args.synth)][: args.limit]
+    else:
+        records = [r for r in load_dataset() if r.split == args.split][: args.limit]
     ranker = None
     if args.version:
         from nl2sparql.artifacts.store import resolve_version

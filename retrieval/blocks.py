@@ -17,7 +17,7 @@ from nl2sparql.data.plans.model import (
     Words,
 )
 from nl2sparql.retrieval.column_blocks import DIALECTS, columns, unique
-from nl2sparql.retrieval.computed_blocks import computed, concatenated
+from nl2sparql.retrieval.computed_blocks import computed, statistics, concatenated
 from nl2sparql.retrieval.filter_blocks import whole_number
 from nl2sparql.retrieval.signals import Signals
 
@@ -179,7 +179,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         if base.words.every_pos:  # "quante forme sono sia aggettivi sia avverbi": the written forms
             things = ["italianWord"]
         if base.senses is not None and not base.senses.relation:  # "quanti verbi con una definizione": the words
-            things.append("word")
+            things += ["word"] + (["lemma"] if base.senses.linked else [])  # and their lemmas when linked
         if any(j.resource == "elita" and j.mode == "has" for j in base.joins):  # "quante voci ELITA"
             things.append("elitaEntry")
         if any(j.resource == "sentix" and j.mode == "has" for j in base.joins):  # "quante voci contiene Sentix"
@@ -294,6 +294,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         average_of = "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue"
         plans.append(base.with_block(operator="count", columns=(), aggregates=(Aggregate("avg", average_of,
                                                                                        "average"),)))
+    if ops & {"min", "max"} and value:  # "il valore di polarità minimo dei nomi negativi"
+        plans += statistics(base, s, "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue")
     if "average" in ops and per_word and not base.words.forms and not (value and (s.values or s.polarity)):
         # "quanti sensi ha in media un verbo": a count per word, averaged
         keys = ("word", "italianWord") if base.senses is not None and not base.senses.relation else ("italianWord",)

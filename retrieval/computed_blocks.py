@@ -4,7 +4,7 @@ or per length, the longest or shortest words, a length's average; and the values
 
 from __future__ import annotations
 
-from nl2sparql.data.plans.model import Aggregate, Plan
+from nl2sparql.data.plans.model import Aggregate, Filter, Plan
 from nl2sparql.retrieval.filter_blocks import alternatives, whole_number
 from nl2sparql.retrieval.signals import Signals
 
@@ -27,6 +27,9 @@ def computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
         if key in ("ending2", "ending3", "ending4"):
             plans.append(base.with_block(operator="group", columns=(key,), aggregates=(
                 Aggregate("count", counted, "count", distinct=True),)))
+    sized = next((c for c in s.computed if c.startswith("ending")), None)
+    if sized and s.operators & {"count", "group", "top"}:  # "le 10 terminazioni di 2 lettere più frequenti"
+        plans += _endings(base, s, sized, counted)
     if "length" in s.keys and s.operators & {"count", "group", "top"}:  # "quante parole per ogni lunghezza"
         per_length = base.with_block(operator="group", columns=("length",), aggregates=(
             Aggregate("count", counted, "count", distinct=True),))
@@ -34,13 +37,55 @@ def computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
         if "top" in s.operators:  # "le lunghezze più frequenti"
             plans.append(per_length.with_block(order=(("count", "ascending" not in s.operators), ("length", False)),
                                                limit=whole_number(s)))
-    if "length" in s.keys and "average" in s.operators:  # "la lunghezza media dei verbi"
-        plans.append(base.with_block(operator="count", columns=(), aggregates=(Aggregate("avg", "length", "average"),)))
+    plans += statistics(base, s, "length", "Length")  # "la lunghezza media dei verbi", "minima e massima"
     if "length" in s.computed and "top" in s.operators:
         k = whole_number(s)
         longest = "ascending" not in s.operators
         for shown in (("italianWord", "length"), ("italianWord",)):
             plans.append(base.with_block(columns=shown, order=(("length", longest), ("italianWord", False)), limit=k))
+    return plans
+
+
+def _endings(base: Plan, s: Signals, key: str, counted: str) -> list[Plan]:
+    """Words per ending of n letters, the most frequent first (a word of n letters or fewer is its own ending: left
+    out, and kept); k is the number that is not n."""
+    n = int(key[-1])
+    per_ending = base.with_block(operator="group", columns=(key,), aggregates=(
+        Aggregate("count", counted, "count", distinct=True),))
+    longer = per_ending.with_block(filters=base.filters + (Filter("italianWord", "length", n, ">"),))
+    plans = []
+    for grouped in (longer, per_ending):
+        if "top" in s.operators or "descending" in s.operators:
+            others = list(s.numbers)
+            others.remove(n) if n in others else None  # "le 3 terminazioni di 3 lettere": k is the other 3
+            k = next((int(x) for x in others if x >= 1 and x == int(x)), None)
+            order = (("count", "ascending" not in s.operators), (key, False))
+            # numbers are read once: "le 3 terminazioni di 3 lettere" leaves no other, so n may be k too
+            plans += [grouped.with_block(order=order, limit=limit) for limit in ((k, None) if k else (None, n))]
+        else:
+            plans += [grouped.with_block(order=((key, False),)), grouped]
+    return plans
+
+
+def statistics(base: Plan, s: Signals, role: str, suffix: str = "") -> list[Plan]:
+    """The minimum, maximum or mean of a value over the set ("la lunghezza minima e massima dei nomi", "il valore
+    di polarità massimo"): all asked in one row, each alone after, and per a key the question names ("per ogni parte
+    del discorso, la lunghezza massima")."""
+    funcs = [f for f in ("min", "max") if f in s.operators] + (["avg"] if "average" in s.operators else [])
+    if role == "length" and ("length" not in s.keys or base.words.bank != "italian" or base.words.forms):
+        return []
+    if not funcs:
+        return []
+    aggregates = tuple(Aggregate(f, role, "average" if f == "avg" and role == "length" else f"{f}{suffix or 'Value'}")
+                       for f in funcs)
+    plans = []
+    if "group" in s.operators:
+        named = [k for k in ("pos", "emotionLabel", "polarity") if k in s.keys] or ["pos"]
+        plans += [base.with_block(operator="group", columns=(key,), aggregates=aggregates, order=((key, False),))
+                  for key in named[:2] if key != "pos" or not base.words.pos]
+    plans.append(base.with_block(operator="count", columns=(), aggregates=aggregates))
+    if len(aggregates) > 1:
+        plans += [base.with_block(operator="count", columns=(), aggregates=(a,)) for a in aggregates]
     return plans
 
 

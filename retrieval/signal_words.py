@@ -142,3 +142,25 @@ def definition_words(text: str, cues: dict, affixes: list, named: set[str], skip
         else:
             kept.append((kind, value))
     return list(dict.fromkeys(found)), kept
+
+
+_SIZES = {"due": 2, "tre": 3, "quattro": 4, "two": 2, "three": 3, "four": 4}
+_SIZE = r"(\d|due|tre|quattro|two|three|four)"
+# "le 10 terminazioni di 2 lettere più frequenti", "con quali 3 lettere finiscono", "the most common 3-letter endings"
+_ENDING_SIZE = re.compile(
+    rf"\b(?:terminazion[ei]|desinenz[ae]|finali|endings?|suffiss[oi]|suffix(?:es)?)(?: più \w+)? (?:di|of|da) {_SIZE} "
+    rf"(?:lettere|letters|caratteri|characters)\b|\bquali {_SIZE} lettere(?: (?:finisc|termin)\w*)?|\b(?:ultime|last) {_SIZE} "
+    rf"(?:lettere|letters)\b|\bwhich {_SIZE} letters\b|\b{_SIZE}[- ]letter endings?\b")
+
+
+def ending_size(text: str) -> tuple[int | None, str]:
+    """(n, the text without the phrase) when the question groups words by their last n letters (2 to 4): the phrase
+    names no suffix ("terminazioni di 2 lettere" ends in no «di»)."""
+    match = _ENDING_SIZE.search(text)
+    if match is None:
+        return None, text
+    size = next(g for g in match.groups() if g)
+    n = int(size) if size.isdigit() else _SIZES[size]
+    if not 2 <= n <= 4:
+        return None, text
+    return n, text[:match.start()] + " " * (match.end() - match.start()) + text[match.end():]

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from nl2sparql.retrieval.signal_words import (ELIDED, FUNCTION_WORDS, QUOTED, definition_words, dialect_words, disjoined,
-                                              in_question_order, multiwords, negated_names, split_elision)
+                                              ending_size, in_question_order, multiwords, negated_names,
+                                              split_elision)
 
 CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -221,7 +222,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                 forms.append(grounded.form)  # "Quale parola ha più sensi": no question is about the word «ha»
     else:
         forms = list(analysis.entities)
-    affixes, glue = _affixes(text, cues["affixes"])
+    sized, unsized = ending_size(text)  # "terminazioni di 2 lettere": a group key, no suffix «di»
+    affixes, glue = _affixes(unsized, cues["affixes"])
     affixes = affixes + [("suffix", m) for m in re.findall(r"(?<![\w-])-([^\W\d_]+)", text)]
     classes = _classes(text, cues["classes"])
     affixes = [a for a in dict.fromkeys(affixes) if not any(a[1].startswith(c.split()[0]) for c in classes)]
@@ -238,6 +240,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         affixes = [a for a in affixes if a[0] != "prefix"]
     definition, affixes = definition_words(text, cues, affixes, {f.lower() for f in forms}, _SKIP)
     affix_values = {value for _, value in affixes} | {value for _, value in definition}
+    dialect_forms = [d for d in dialect_forms if d[1].lower() not in affix_values]  # "cominciano con «in»": letters
     cue_words = {w for table in [*cues["computed"].values(), cues["concat"]] for c in table if _has(text, c)
                  for w in c.split()}
     forms = [f for f in forms if f.lower() not in affix_values | glue and (
@@ -273,6 +276,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     without = tuple(e for e in negated_names(bare, cues["emotions"]) if e in emotions)
     lacking = tuple(r for r in negated_names(unnamed, cues["resources"]) if r in resources)
     operators |= {"absent"} if without or lacking else set()
+    if re.search(r"\bal (?:massimo|minimo)\b", text):  # "al massimo cinque lettere": a bound, not a maximum
+        operators -= {"min", "max"}
     polarity = _hits(text, cues["polarity"])
     if "average" in operators and not _hits(re.sub(r"\b(?:più|most|meno|least) (?:positiv|negativ)\w*", " ", text),
                                               cues["polarity"]):
@@ -320,10 +325,10 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    between=bool(_BETWEEN.search(text)),
                    affixes=tuple(affixes), comparison=comparison, notes=tuple(notes), lemma_kind=kind,
                    any_depth=any(_has(text, c) for c in cues["depth"]),
-                   length=any(_has(text, c) for c in cues["length"]) and not (  # "the longest": an order, no filter
+                   length=any(_has(unsized, c) for c in cues["length"]) and not (  # "the longest": an order, no filter
                        "top" in operators and _hits(text, {"length": cues["computed"]["length"]})),
                    examples=any(_has(text, c) for c in cues["examples"]), catalogs=_hits(text, cues["catalogs"]),
-                   values=any(_has(text, c) for c in cues["values"]), computed=_hits(text, cues["computed"]),
+                   values=any(_has(text, c) for c in cues["values"]), computed=_hits(text, cues["computed"]) + ((f"ending{sized}",) if sized else ()),
                    optional=any(_has(text, c) for c in cues["optional"]),
                    keys=tuple(k for k, words in cues["keys"].items() if k != "about" and any(_has(text, w)
                                                                                             for w in words)),

@@ -1,0 +1,75 @@
+"""Statistics over a word set and computed keys, read from the question into plan blocks: the minimum, maximum or
+mean length ("la lunghezza minima e massima dei verbi", per part of speech too), a polarity value's extreme, the
+words per ending of n letters ("le 3 terminazioni di 2 lettere più frequenti"); and the cue words around them
+("contati", "il numero dei", "al loro interno", letters quoted after a cue are no dialect word)."""
+
+from __future__ import annotations
+
+import pytest
+
+from nl2sparql.data.plans.compile import compile_plan
+from nl2sparql.data.plans.model import Aggregate, Filter, Plan, Words
+from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons
+from nl2sparql.retrieval.signals import read_signals
+
+
+@pytest.fixture(scope="module")
+def lexicons(endpoint):
+    return Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint)
+
+
+def test_extremes_are_operators_but_a_bound_is_not(lexicons):
+    both = read_signals("Qual è la lunghezza minima e quella massima dei verbi?", *lexicons)
+    assert {"min", "max"} <= both.operators and "length" in both.keys
+    assert not {"min", "max"} & read_signals("Quali nomi hanno al massimo cinque lettere?", *lexicons).operators
+
+
+def test_the_letters_of_an_ending_are_a_key_not_a_suffix(lexicons):
+    s = read_signals("Quali sono le 3 terminazioni di 2 lettere più frequenti tra i nomi?", *lexicons)
+    assert "ending2" in s.computed and not s.affixes and not s.length and "top" in s.operators
+    assert "ending3" in read_signals("Con quali 3 lettere finiscono più spesso gli aggettivi?", *lexicons).computed
+    assert not read_signals("Quali nomi finiscono in «di»?", *lexicons).computed
+
+
+def test_cue_words_for_counts_sequences_and_quoted_letters(lexicons):
+    assert "count" in read_signals("Verbi italiani che finiscono in «re», contati", *lexicons).operators
+    assert "count" in read_signals("Qual è il numero dei nomi che compaiono in Sentix?", *lexicons).operators
+    inside = read_signals("Quante parole hanno al loro interno la sequenza «ssa»?", *lexicons)
+    assert ("contains", "ssa") in inside.affixes
+    letters = read_signals("Quanti nomi cominciano con «in»?", *lexicons)
+    assert letters.affixes == (("prefix", "in"),) and not letters.dialect_forms and not letters.forms
+
+
+def test_length_statistics_compile_and_agree_with_the_lengths(endpoint):
+    from collections import defaultdict
+
+    verbs = Words(pos=("verb",))
+    rows = endpoint.execute(compile_plan(Plan(words=verbs, columns=("lemma", "italianWord")))).rows
+    lengths = [len(form.value) for _, form in rows]
+    stats = Plan(words=verbs, operator="count", columns=(), aggregates=(
+        Aggregate("min", "length", "minLength"), Aggregate("max", "length", "maxLength")))
+    (low, high), = [tuple(int(t.value) for t in row) for row in endpoint.execute(compile_plan(stats)).rows]
+    assert lengths and (low, high) == (min(lengths), max(lengths))
+    per_ending = Plan(words=verbs, filters=(Filter("italianWord", "length", 2, ">"),), operator="group",
+                      columns=("ending2",), aggregates=(Aggregate("count", "lemma", "count", distinct=True),),
+                      order=(("count", True), ("ending2", False)), limit=1)
+    (ending, count), = [tuple(t.value for t in row) for row in endpoint.execute(compile_plan(per_ending)).rows]
+    lemmas = defaultdict(set)  # the same count, made here from the written forms
+    for lemma, form in rows:
+        if len(form.value) > 2:
+            lemmas[form.value[-2:]].add(lemma.value)
+    assert int(count) == max(len(v) for v in lemmas.values()) == len(lemmas[ending])
+
+
+@pytest.mark.parametrize("question, plan_text", [
+    ("Qual è la lunghezza minima e quella massima dei verbi?",
+     "verb words | count min(length) as minLength, max(length) as maxLength"),
+    ("Per ogni parte del discorso, qual è la lunghezza massima delle parole?",
+     "words | group by pos max(length) as maxLength | order pos"),
+    ("Quali sono le 2 terminazioni di 3 lettere più frequenti tra i verbi?",
+     "verb words | italianWord length > 3 | group by ending3 count distinct(lemma) as count | order count desc, "
+     "ending3 | limit 2"),
+])
+def test_the_enumerator_finds_each_statistic(question, plan_text, enumerated):
+    texts = [c.plan.text() for c in enumerated(question)]
+    assert plan_text in texts, texts[:12]
