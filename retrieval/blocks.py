@@ -156,6 +156,8 @@ def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
         options.append(Senses(pos=label, relation=relation, linked=linked, depth=depth))
         if s.examples and not relation and "count" in s.operators:  # "quanti sensi … hanno un esempio"
             options.append(Senses(pos=label, linked=linked, requires=("example",)))
+    if s.defined and not s.definition:  # "parole che hanno una definizione": senses with one, first
+        options = [replace(o, requires=("definition",)) for o in options if not o.requires] + options
     if s.definition:  # "definiti come usurati": the senses whose definition says it first, related at any depth too
         defined = [replace(o, requires=("definition",), defined="related" if o.relation else "word") for o in options]
         options = defined + [replace(o, depth="any") for o in defined if o.relation] + options
@@ -169,6 +171,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     counted = "sense" if base.senses is not None and not base.senses.relation else \
         RELATIONS[base.senses.relation][2] if base.senses is not None else \
         f"{base.words.bank}Lemma" if base.words.bank in DIALECTS else "lemma"
+    # "la lunghezza minima e massima dei nomi": what is asked first (a CompL-it set's groups are slow)
+    plans += statistics(base, s, "length", "Length")
     if "ask" in ops:
         plans.append(base.with_block(operator="ask", columns=()))
     if "count" in ops and "group" not in ops:
@@ -270,6 +274,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         # "quanti sostantivi hanno almeno dieci sensi": the words that pass, counted (per CompL-it word too)
         keys = ("italianWord", "word") if "count" in ops and base.senses is not None else \
             ("italianWord",) if "count" in ops else ()
+        keys += ("lemma",) if keys and (base.senses is None or base.senses.linked) else ()  # per lemma too
         for strict in ((op + "=", op) if s.inclusive else (op, op + "=")) if op != "=" else (op,):
             plans += [base.with_block(operator="count_groups", columns=(key,), aggregates=(aggregate,),
                                       having=Filter("count", "value", threshold, strict)) for key in keys]
@@ -299,6 +304,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     if "average" in ops and per_word and not base.words.forms and not (value and (s.values or s.polarity)):
         # "quanti sensi ha in media un verbo": a count per word, averaged
         keys = ("word", "italianWord") if base.senses is not None and not base.senses.relation else ("italianWord",)
+        keys += ("lemma",) if base.senses is None or base.senses.linked else ()  # per lemma too
         plans += [base.with_block(operator="average_groups", columns=(key,), aggregates=(
             Aggregate("count", per_word, "count", distinct=True),)) for key in keys]
     plans += _optional_notes(base, s) + concatenated(base, s, shown_sets) + _average_classes(base, s)

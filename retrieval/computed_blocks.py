@@ -37,7 +37,6 @@ def computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
         if "top" in s.operators:  # "le lunghezze più frequenti"
             plans.append(per_length.with_block(order=(("count", "ascending" not in s.operators), ("length", False)),
                                                limit=whole_number(s)))
-    plans += statistics(base, s, "length", "Length")  # "la lunghezza media dei verbi", "minima e massima"
     if "length" in s.computed and "top" in s.operators:
         k = whole_number(s)
         longest = "ascending" not in s.operators
@@ -72,7 +71,8 @@ def statistics(base: Plan, s: Signals, role: str, suffix: str = "") -> list[Plan
     di polarità massimo"): all asked in one row, each alone after, and per a key the question names ("per ogni parte
     del discorso, la lunghezza massima")."""
     funcs = [f for f in ("min", "max") if f in s.operators] + (["avg"] if "average" in s.operators else [])
-    if role == "length" and ("length" not in s.keys or base.words.bank != "italian" or base.words.forms):
+    if role == "length" and ("length" not in s.keys or base.words.bank != "italian" or base.words.forms or (
+            base.senses is not None and not base.senses.linked)):
         return []
     if not funcs:
         return []

@@ -164,3 +164,12 @@ def ending_size(text: str) -> tuple[int | None, str]:
     if not 2 <= n <= 4:
         return None, text
     return n, text[:match.start()] + " " * (match.end() - match.start()) + text[match.end():]
+
+
+# "parole che hanno una definizione in CompL-it", "ricevono una definizione", "defined in CompL-it": senses defined
+_DEFINED = re.compile(r"\b(?:hanno|ha|abbiano|con|ricevono|riceve|have|has|with|get|gets|receive) (?:una |a )?"
+                      r"(?:definizion|definition)|\bdefinit[oaie]\b(?! come)|\bdefined\b(?! as)")
+
+
+def asks_defined(text: str) -> bool:
+    return bool(_DEFINED.search(text))

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from nl2sparql.retrieval.signal_words import (ELIDED, FUNCTION_WORDS, QUOTED, definition_words, dialect_words, disjoined,
-                                              ending_size, in_question_order, multiwords, negated_names,
+                                              asks_defined, ending_size, in_question_order, multiwords, negated_names,
                                               split_elision)
 
 CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
@@ -79,6 +79,7 @@ class Signals:
     without: tuple[str, ...] = ()  # emotions negated ("ma non Paura", "né Gioia né Tristezza")
     lacking: tuple[str, ...] = ()  # resources negated ("nessuna emozione", "né siciliana né parmigiana")
     without_pos: tuple[str, ...] = ()  # parts of speech negated ("né nomi né verbi", "nomi ma non verbi")
+    defined: bool = False  # senses with a definition asked for ("parole che hanno una definizione in CompL-it")
     either: bool = False  # the first two emotions are alternatives ("Gioia o Fiducia"), not both
     concat: bool = False  # several values in one cell ("le emozioni separate da virgola"): a GROUP_CONCAT
 
@@ -343,7 +344,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    any_case=any(_has(text, c) for c in cues["any_case"]),
                    without=without, lacking=lacking, without_pos=_negated_pos(text, cues["pos"], pos),
                    either=disjoined(bare, emotions, cues["emotions"]),
-                   concat=any(_has(text, c) for c in cues["concat"]),
+                   concat=any(_has(text, c) for c in cues["concat"]), defined=asks_defined(text),
                    several_counts=len(re.findall(r"\b(?:quant[iea]|how many)\b", text)) > 1,
                    every_pos=bool(re.search(r"\bsia (?:come )?(?:un |una )?\w+ (?:che|sia|e) |\bboth (?:as )?(?:an? )?\w+ "
                                             r"and |\b(?:anche|also) (?:come |as )?(?:un |una |an? )?(?:forma |lemma |form )?(?:nom|verb|aggett|"
