@@ -205,13 +205,15 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     plain = base.words.bank == "italian" and not base.joins and base.senses is None and not base.words.forms
     if per_word is None and plain:  # "le grafie di più lemmi", "lemmi con più di una parte del discorso"
         per_word = "pos" if "pos" in s.keys else "lemma"
+    longest = "length" in s.computed and "top" in ops  # "i 10 lemmi più lunghi": the length order first
+    plans += computed(base, s, counted) if longest else []
     if "top" in ops and not base.words.forms and not (value and (s.values or s.polarity)):
         plans += _top_counts(base, s, per_word or (counted if base.senses is not None else None))
     shown_sets = columns(base, s) if "ask" not in ops or len(plans) < 2 else []
     by_value = "top" in ops and value and not ops & {"count", "average", "group"}
     if by_value:  # "la parola con la polarità più bassa": ordered by the value, before the groups
         plans += _top_values(base, s, shown_sets)
-    plans += computed(base, s, counted)
+    plans += computed(base, s, counted) if not longest else []
     top_groups = "top" in ops and not base.words.forms and not (value and (s.values or s.polarity))
     per_pos = "count" in ops and len(base.words.pos) > 1 and not base.words.every_pos  # "quanti nomi, verbi e aggettivi …": a count per each
     # "le emozioni espresse da più di 100 parole": a threshold on the groups of a key the question names
