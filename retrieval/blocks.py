@@ -198,6 +198,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 for pair in zip(counted_too, counted_too[1:])][:2]
     value = next((r for r in ("polarityValue", "elitaValue", "sentixValue")
                   if any(j.resource in ("elita", "sentix") for j in base.joins)), None)
+    value_of = "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue"  # the one averaged
     per_word = next((f"{j.resource}Entry" if j.resource in DIALECTS else "emotion" for j in base.joins
                      if j.mode == "has" and (j.resource in DIALECTS or (j.resource == "elita" and not j.emotions))),
                     counted if base.senses is not None else None)  # "nouns with more than ten senses"
@@ -241,8 +242,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         for key in keys[:3]:
             aggregate = Aggregate("count", f"{noted}Entry" if key == "usageNote" else counted, "count", distinct=True)
             if "average" in ops and value:  # an average asked: its groups first, the plain count after
-                average_of = "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue"
-                average = Aggregate("avg", average_of, "average")
+                average = Aggregate("avg", value_of, "average")
                 if len(base.joins) == 1 and base.joins[0].resource in ("elita", "sentix"):
                     entries = Aggregate("count", f"{base.joins[0].resource}Entry", "count")
                     plans.append(base.with_block(operator="group", columns=(key,), aggregates=(entries, average)))
@@ -298,11 +298,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
             plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,),
                                          order=(("count", "ascending" not in ops), ("italianWord", False)), limit=1))
     if "average" in ops and value and "group" not in ops:  # "the mean Sentix polarity of nouns": one row
-        average_of = "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue"
-        plans.append(base.with_block(operator="count", columns=(), aggregates=(Aggregate("avg", average_of,
-                                                                                       "average"),)))
+        plans.append(base.with_block(operator="count", columns=(), aggregates=(Aggregate("avg", value_of, "average"),)))
     if ops & {"min", "max"} and value:  # "il valore di polarità minimo dei nomi negativi"
-        plans += statistics(base, s, "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue")
+        plans += statistics(base, s, value_of)
     if "average" in ops and per_word and not base.words.forms and not (value and (s.values or s.polarity)):
         # "quanti sensi ha in media un verbo": a count per word, averaged
         keys = ("word", "italianWord") if base.senses is not None and not base.senses.relation else ("italianWord",)

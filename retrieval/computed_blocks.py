@@ -52,18 +52,13 @@ def _endings(base: Plan, s: Signals, key: str, counted: str) -> list[Plan]:
     per_ending = base.with_block(operator="group", columns=(key,), aggregates=(
         Aggregate("count", counted, "count", distinct=True),))
     longer = per_ending.with_block(filters=base.filters + (Filter("italianWord", "length", n, ">"),))
-    plans = []
-    for grouped in (longer, per_ending):
-        if "top" in s.operators or "descending" in s.operators:
-            others = list(s.numbers)
-            others.remove(n) if n in others else None  # "le 3 terminazioni di 3 lettere": k is the other 3
-            k = next((int(x) for x in others if x >= 1 and x == int(x)), None)
-            order = (("count", "ascending" not in s.operators), (key, False))
-            # numbers are read once: "le 3 terminazioni di 3 lettere" leaves no other, so n may be k too
-            plans += [grouped.with_block(order=order, limit=limit) for limit in ((k, None) if k else (None, n))]
-        else:
-            plans += [grouped.with_block(order=((key, False),)), grouped]
-    return plans
+    if not s.operators & {"top", "descending"}:
+        return [g for grouped in (longer, per_ending) for g in (grouped.with_block(order=((key, False),)), grouped)]
+    # numbers are read once: "le 3 terminazioni di 3 lettere" leaves no other than n, so n may be k too
+    k = next((int(x) for x in s.numbers if x >= 1 and x == int(x) and x != n), None)
+    order = (("count", "ascending" not in s.operators), (key, False))
+    return [grouped.with_block(order=order, limit=limit) for grouped in (longer, per_ending)
+            for limit in ((k, None) if k else (None, n))]
 
 
 def statistics(base: Plan, s: Signals, role: str, suffix: str = "") -> list[Plan]:

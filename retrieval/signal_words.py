@@ -149,8 +149,8 @@ _SIZE = r"(\d|due|tre|quattro|two|three|four)"
 # "le 10 terminazioni di 2 lettere più frequenti", "con quali 3 lettere finiscono", "the most common 3-letter endings"
 _ENDING_SIZE = re.compile(
     rf"\b(?:terminazion[ei]|desinenz[ae]|finali|endings?|suffiss[oi]|suffix(?:es)?)(?: più \w+)? (?:di|of|da) {_SIZE} "
-    rf"(?:lettere|letters|caratteri|characters)\b|\bquali {_SIZE} lettere(?: (?:finisc|termin)\w*)?|\b(?:ultime|last) {_SIZE} "
-    rf"(?:lettere|letters)\b|\bwhich {_SIZE} letters\b|\b{_SIZE}[- ]letter endings?\b")
+    rf"(?:lettere|letters|caratteri|characters)\b|\bquali {_SIZE} lettere(?: (?:finisc|termin)\w*)?"
+    rf"|\b(?:ultime|last) {_SIZE} (?:lettere|letters)\b|\bwhich {_SIZE} letters\b|\b{_SIZE}[- ]letter endings?\b")
 
 
 def ending_size(text: str) -> tuple[int | None, str]:

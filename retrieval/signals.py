@@ -329,7 +329,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    length=any(_has(unsized, c) for c in cues["length"]) and not (  # "the longest": an order, no filter
                        "top" in operators and _hits(text, {"length": cues["computed"]["length"]})),
                    examples=any(_has(text, c) for c in cues["examples"]), catalogs=_hits(text, cues["catalogs"]),
-                   values=any(_has(text, c) for c in cues["values"]), computed=_hits(text, cues["computed"]) + ((f"ending{sized}",) if sized else ()),
+                   values=any(_has(text, c) for c in cues["values"]),
+                   computed=_hits(text, cues["computed"]) + ((f"ending{sized}",) if sized else ()),
                    optional=any(_has(text, c) for c in cues["optional"]),
                    keys=tuple(k for k, words in cues["keys"].items() if k != "about" and any(_has(text, w)
                                                                                             for w in words)),

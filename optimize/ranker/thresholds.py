@@ -1,6 +1,7 @@
 """The choice's thresholds, chosen on dev: replay the choice (`modules/plan_choice.decide`) on each dev question
 with the ranker's probabilities, each candidate's label, and the parent's own answer from its dev eval report (right
-or not, whether it gave any answer, and which candidate answers the same values), for every pair (accept, fallback) of a small grid."""
+or not, whether it gave any answer, and which candidate answers the same values), for every pair (accept, fallback)
+of a small grid."""
 
 from __future__ import annotations
 
