@@ -17,6 +17,7 @@ def catalog_plans(s: Signals) -> list[Plan]:
                                                                                           ("lexicon",)],
              "bank_metadata": [("title", "description"), ("contributor", "license"), ("title",), ("description",)],
              "graphs": [("graph",)], "classes": [("class",)], "lemma_banks": [("lemmaBank",)],
+             "lemma_bank_types": [("type",)],
              **{f"{r}_properties": [("property",)] for r in ("elita", "sentix", "lemma")}}
     dialect = next((d for d in DIALECTS if d in s.resources), "parmigiano")
     plans = []

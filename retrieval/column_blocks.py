@@ -48,6 +48,8 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
         examples = ("example",) if s.examples else ()
         lookups = [a for r in resources for a in LOOKUP[r]]
         defined = [(word, "definition")] if "definition" in plan.senses.requires else []
+        if defined and s.defined and not plan.senses.relation:  # "quali parole hanno una definizione": the words
+            defined.insert(1, (word,))
         if "pos" in s.keys and not plan.senses.relation and not plan.senses.pos:  # "indicando la categoria"
             defined.append(("posLabel", "definition"))
         options += [(word,), *defined, (word, *attributes)] + ([(word, *lookups)] if lookups else []) \
@@ -55,6 +57,8 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
             *defined,  # "quali parole hanno una definizione che …": the words first
             definition + examples, ("italianWord", "definition"), ("sense", "definition")] + (
             [definition + examples + tuple(attributes)] if attributes else [])
+        if plan.senses.relation and not plan.words.forms:  # "quali parole hanno un contrario": the words, and each
+            options += [("italianWord",), ("italianWord", word)]  # with the related one
         if plan.senses.relation and resources:  # each joined resource's label and value
             options.append((word, *full))
         if plan.senses.linked and any(f.kind == "iri_prefix" for f in plan.filters):  # "quali sono veri lemmi"
@@ -95,6 +99,10 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
             options.append((word, *full))
         if len(resources) > 1 and plan.words.bank not in DIALECTS:  # "gli avverbi di ELITA in parmigiano": one
             options += [(word, *ATTRIBUTES[r]) for r in resources if r in DIALECTS]  # resource narrows, one is shown
+    if plan.senses is None and not plan.words.forms and not s.operators & {"count", "top", "group", "average"}:
+        # "quali emozioni esprimono i verbi", "quali parti del discorso usa il lemmario": that column alone
+        options = [(c,) for c in s.asks if (c == "emotionLabel" and "elita" in resources) or (
+            c == "pos" and plan.words.bank == "italian" and not plan.words.pos)] + options
     shown_too = [a for j in plan.joins if j.mode == "optional" for a in (
         (_value_roles(plan, j.resource)[1],) if j.resource == "sentix" else ATTRIBUTES[j.resource])]
     if shown_too:  # an optional resource's columns, where the word has them

@@ -167,7 +167,7 @@ def ending_size(text: str) -> tuple[int | None, str]:
 
 
 # "parole che hanno una definizione in CompL-it", "ricevono una definizione", "defined in CompL-it": senses defined
-_DEFINED = re.compile(r"\b(?:hanno|ha|abbiano|con|ricevono|riceve|have|has|with|get|gets|receive) (?:una |a )?"
+_DEFINED = re.compile(r"\b(?:hanno|ha|abbiano|con|ricevono|riceve|have|has|with|get|gets|receive|sia|e|and) (?:una |a )?"
                       r"(?:definizion|definition)|\bdefinit[oaie]\b(?! come)|\bdefined\b(?! as)")
 
 

@@ -82,6 +82,7 @@ class Signals:
     defined: bool = False  # senses with a definition asked for ("parole che hanno una definizione in CompL-it")
     either: bool = False  # the first two emotions are alternatives ("Gioia o Fiducia"), not both
     concat: bool = False  # several values in one cell ("le emozioni separate da virgola"): a GROUP_CONCAT
+    asks: tuple[str, ...] = ()  # a column asked for alone ("quali emozioni hanno i verbi": the emotions, not words)
 
 
 def _hits(text: str, table: dict[str, list[str]], whole: bool = False) -> tuple[str, ...]:
@@ -345,7 +346,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    any_case=any(_has(text, c) for c in cues["any_case"]),
                    without=without, lacking=lacking, without_pos=_negated_pos(text, cues["pos"], pos),
                    either=disjoined(bare, emotions, cues["emotions"]),
-                   concat=any(_has(text, c) for c in cues["concat"]), defined=asks_defined(text),
+                   concat=any(_has(text, c) for c in cues["concat"]), defined=asks_defined(text), asks=_hits(
+                       text, cues["asks"]),
                    several_counts=len(re.findall(r"\b(?:quant[iea]|how many)\b", text)) > 1,
                    every_pos=bool(re.search(r"\bsia (?:come )?(?:un |una )?\w+ (?:che|sia|e) |\bboth (?:as )?(?:an? )?\w+ "
                                             r"and |\b(?:anche|also) (?:come |as )?(?:un |una |an? )?(?:forma |lemma |form )?(?:nom|verb|aggett|"

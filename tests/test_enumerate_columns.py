@@ -1,0 +1,58 @@
+"""Columns a question asks for alone, and catalogs named in other words: "quali emozioni esprimono i verbi" shows
+the emotions (each once), not the words; "quali parti del discorso usa il lemmario" the parts of speech; "le
+etichette delle emozioni" is ELITA's catalog; "i tipi di risorse del lemmario" its types; "quali parole hanno un
+contrario" the words that have one; "sia un'emozione sia una definizione" asks for defined senses."""
+
+from __future__ import annotations
+
+import pytest
+
+from nl2sparql.data.plans.compile import compile_plan
+from nl2sparql.data.plans.model import Join, Plan, Words
+from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons
+from nl2sparql.retrieval.signals import read_signals
+
+
+@pytest.fixture(scope="module")
+def lexicons(endpoint):
+    return Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint)
+
+
+def test_the_column_asked_for_is_read(lexicons):
+    assert read_signals("Quali emozioni sono associate ai verbi?", *lexicons).asks == ("emotionLabel",)
+    assert read_signals("Which parts of speech appear in the lemma bank?", *lexicons).asks == ("pos",)
+    assert not read_signals("Quali verbi esprimono rabbia?", *lexicons).asks
+    assert read_signals("Quali parole hanno sia un'emozione in ELITA sia una definizione in CompL-it?",
+                        *lexicons).defined
+
+
+def test_the_emotions_of_a_set_are_each_shown_once(endpoint):
+    verbs = Plan(words=Words(pos=("verb",)), joins=(Join("elita"),))
+    pairs = endpoint.execute(compile_plan(verbs.with_block(columns=("italianWord", "emotionLabel")))).rows
+    labels = endpoint.execute(compile_plan(verbs.with_block(columns=("emotionLabel",)))).rows
+    assert pairs and sorted(row[0].value for row in labels) == sorted({row[1].value for row in pairs})
+
+
+@pytest.mark.parametrize("question, plan_text", [
+    ("Quali emozioni sono associate ai verbi?", "verb words | with elita | list emotionLabel"),
+    ("Quali parti del discorso sono usate nel lemma bank?", "lemmas | list pos"),
+    ("Quali sono le etichette delle emozioni?", "catalog emotions | list emotionLabel"),
+    ("Quali tipi di risorse ci sono nel grafo del lemma bank?", "catalog lemma_bank_types | list type"),
+])
+def test_the_enumerator_offers_the_column_asked_for(question, plan_text, enumerated):
+    texts = [c.plan.text() for c in enumerated(question)]
+    assert plan_text in texts, texts[:12]
+
+
+def test_a_relation_or_a_definition_asked_of_any_word_shows_the_words(lexicons):
+    from nl2sparql.data.plans.model import Senses
+    from nl2sparql.retrieval.column_blocks import columns
+
+    related = Plan(words=Words(), senses=Senses(relation="antonym"))
+    options = columns(related, read_signals("Quali parole hanno un contrario in CompL-it?", *lexicons))
+    assert ("italianWord",) in options and ("italianWord", "antonymWord") in options
+    named = Plan(words=Words(forms=("bello",)), senses=Senses(relation="antonym"))
+    assert ("italianWord",) not in columns(named, read_signals("Qual è il contrario di «bello»?", *lexicons))
+    defined = Plan(words=Words(), senses=Senses(requires=("definition",)))
+    s = read_signals("Quali parole hanno una definizione in CompL-it?", *lexicons)
+    assert columns(defined, s)[:2] == [("italianWord", "definition"), ("italianWord",)]
