@@ -104,6 +104,25 @@ def dialect_words(question: str, dialects: list[str], lexicon, dialect_lexicons:
     return list(dict.fromkeys(found))
 
 
+_MARKED = re.compile(r"\b(?:(?:il|lo|la|l'|al|del|dal|nel|per il|the) (siciliano|parmigiano|sicilian)|parola "
+                     r"(siciliana|parmigiana)|(sicilian|parmigiano) word|in (siciliano|parmigiano|sicilian) (?:con|come|"
+                     r"as|with)) [«\"“]\s*([^»\"”]+?)\s*[»\"”]", re.IGNORECASE)
+_DIALECT_NAMES = {"siciliano": "sicilian", "siciliana": "sicilian", "sicilian": "sicilian"}
+
+
+def marked_dialect_words(question: str, dialect_lexicons: dict) -> list[tuple[str, str]]:
+    """Quoted words the question calls a dialect's ("il siciliano «casa»", "si traduce in parmigiano con «cà»"),
+    found in that dialect's bank: a dialect word even where Italian writes the same."""
+    found = []
+    for match in _MARKED.finditer(question):
+        name = next(g for g in match.groups()[:-1] if g).lower()
+        dialect = _DIALECT_NAMES.get(name, "parmigiano")
+        hit = dialect_lexicons[dialect].lookup(match.group(5)) if dialect in dialect_lexicons else None
+        if hit is not None and hit.match in ("exact", "case"):
+            found.append((dialect, hit.form))
+    return found
+
+
 def singulars(word: str) -> list[str]:
     """An Italian plural and its singular, as a definition would use it ("usurati" → "usurato")."""
     if len(word) > 4 and word.endswith("i"):
@@ -167,8 +186,14 @@ def ending_size(text: str) -> tuple[int | None, str]:
 
 
 # "parole che hanno una definizione in CompL-it", "ricevono una definizione", "defined in CompL-it": senses defined
-_DEFINED = re.compile(r"\b(?:hanno|ha|abbiano|con|ricevono|riceve|have|has|with|get|gets|receive|sia|e|and) (?:una |a )?"
-                      r"(?:definizion|definition)|\bdefinit[oaie]\b(?! come)|\bdefined\b(?! as)")
+_DEFINED = re.compile(r"\b(?:hanno|ha|abbiano|con|ricevono|riceve|have|has|with|get|gets|receive|sia|e|and) "
+                      r"(?:una |a )?(?:definizion|definition)|\bdefinit[oaie]\b(?! come)|\bdefined\b(?! as)")
+
+
+# "lemmi con parti del discorso diverse", "different parts of speech": more than one (a threshold of 1)
+DIFFERENT = re.compile(r"\b(?:diverse|differenti|distinte|different|distinct) (?:parti del discorso|categorie|"
+                       r"parts of speech)|\b(?:parti del discorso|categorie(?: grammaticali)?) (?:diverse|differenti|"
+                       r"distinte)\b")
 
 
 def asks_defined(text: str) -> bool:

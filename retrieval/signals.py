@@ -11,8 +11,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from nl2sparql.retrieval.signal_words import (ELIDED, FUNCTION_WORDS, QUOTED, definition_words, dialect_words, disjoined,
-                                              asks_defined, ending_size, in_question_order, multiwords, negated_names,
+from nl2sparql.retrieval.signal_words import (DIFFERENT, ELIDED, FUNCTION_WORDS, QUOTED, asks_defined,
+                                              definition_words, dialect_words, disjoined, ending_size,
+                                              in_question_order, marked_dialect_words, multiwords, negated_names,
                                               split_elision)
 
 CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
@@ -190,8 +191,8 @@ def _numbers(text: str) -> list[float]:
     values = [float(m.group(1).replace(",", ".")) for m in _NUMBER.finditer(text)]
     if re.search(r"\b(?:più|meno) di (?:una|uno|un)\b|\b(?:more|fewer|less) than one\b", text):
         values.append(1.0)  # "più di una voce"
-    if re.search(_ONE, text):
-        values.append(1.0)  # "esattamente un senso", "a single sense"
+    if re.search(_ONE, text) or re.search(DIFFERENT, text):
+        values.append(1.0)  # "esattamente un senso", "a single sense"; "parti del discorso diverse": more than one
     values += [float(NUMBER_WORDS[w]) for w in re.findall(r"[a-zà-ù]+", text) if w in NUMBER_WORDS]
     return list(dict.fromkeys(values))
 
@@ -222,6 +223,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
             elif grounded.known and ((grounded.form.lower() not in cues["stop"] and len(grounded.form) > 1)
                                      or _quoted(question, grounded.form)):  # "… parola e finiscono": no word «E»
                 forms.append(grounded.form)  # "Quale parola ha più sensi": no question is about the word «ha»
+        marked = [d for d in marked_dialect_words(question, dialect_lexicons or {}) if d not in dialect_forms]
+        forms, dialect_forms = [f for f in forms if f not in {m for _, m in marked}], dialect_forms + marked
     else:
         forms = list(analysis.entities)
     sized, unsized = ending_size(text)  # "terminazioni di 2 lettere": a group key, no suffix «di»
@@ -288,7 +291,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         operators.add("group")
     if question.rstrip().endswith("?") and not _asks_what(text, cues["wh"]):
         operators.add("ask")  # a question with no question word: a yes/no question
-    comparison = "<=" if any(_has(text, c) for c in LESS) else ">=" if any(_has(text, c) for c in GREATER) else None
+    comparison = "<=" if any(_has(text, c) for c in LESS) else ">=" if any(_has(text, c) for c in GREATER) or re.search(
+        DIFFERENT, text) else None
     longer = re.search(r"\bpiù (lung|cort)\w* (?:di|than) |\b(long|short)er than ", text) if _numbers(text) else None
     if longer:  # "più lunghe di 12 lettere": a length bound, not the longest
         comparison = ">=" if "lung" in longer.group(0) or "long" in longer.group(0) else "<="

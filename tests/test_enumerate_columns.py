@@ -56,3 +56,17 @@ def test_a_relation_or_a_definition_asked_of_any_word_shows_the_words(lexicons):
     defined = Plan(words=Words(), senses=Senses(requires=("definition",)))
     s = read_signals("Quali parole hanno una definizione in CompL-it?", *lexicons)
     assert columns(defined, s)[:2] == [("italianWord", "definition"), ("italianWord",)]
+
+
+def test_different_parts_of_speech_are_more_than_one(lexicons):
+    s = read_signals("Quali lemmi hanno lo stesso scritto ma parti del discorso diverse?", *lexicons)
+    assert 1.0 in s.numbers and s.comparison == ">=" and "pos" in s.keys
+    assert read_signals("Which written forms have different parts of speech?", *lexicons).comparison == ">="
+    assert read_signals("Di cosa è parte «ramo»?", *lexicons).relations[:1] == ("holonym",)
+
+
+def test_a_word_called_a_dialect_word_is_one_where_italian_writes_it_too(lexicons):
+    marked = read_signals("A quale parola italiana corrisponde il siciliano «casa»?", *lexicons)
+    assert marked.dialect_forms == (("sicilian", "casa"),) and not marked.forms
+    italian = read_signals("Qual è la traduzione siciliana di «casa»?", *lexicons)
+    assert italian.forms == ("casa",) and not italian.dialect_forms
