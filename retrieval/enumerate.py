@@ -40,6 +40,9 @@ class EnumerationConfig:
     # one more dev question, broad Sentix and CompL-it groups, with p90 and max unchanged; the hard stop bounds both)
     query_timeout_s: float = 1.5
     grace_s: float = 0.3  # and every query still running stops this long after the budget (p90 under 2 s)
+    # nothing found by then (two broad CompL-it sets asked at once, each past the per-query limit): the sets once
+    # more, one at a time and one query at a time, until this (max under 5 s); questions with a candidate never wait
+    empty_budget_s: float = 3.8
 
 
 def enumeration_endpoint(store=None, timeout_s: float = EnumerationConfig.query_timeout_s, width: int = 2):
@@ -157,6 +160,10 @@ def enumerate_plans(signals: Signals, endpoint, config: EnumerationConfig | None
         relaxed = _Search(replace(signals, forms=()), endpoint, config, started)
         per_set += _ask_sets(relaxed, candidate_sets(relaxed.signals)[: config.max_sets], endpoint)
         search.stopped = search.stopped or relaxed.stopped
+    if search.stopped and not any(c for _, found in [("catalog", runs)] + per_set for c in found):
+        longer = replace(config, budget_s=max(config.budget_s, config.empty_budget_s))
+        alone = _Search(signals, endpoint, longer, started)
+        per_set = [alone.ask_set(base) for base in sets]
     seen: set[str] = set()
     for outcome in [("catalog", runs)] + per_set:
         state, found = outcome

@@ -205,7 +205,7 @@ _IRI = re.compile(r"<?(https?://[^\s<>«»\"',;?)]+)>?")
 
 def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     """The signals of a question; with the lexicons, the words it names are grounded in the lemma banks."""
-    from nl2sparql.retrieval.grounding import ground_question
+    from nl2sparql.retrieval.grounding import fold, ground_question
     from nl2sparql.retrieval.patterns import analyze_patterns
 
     cues = load_cues()
@@ -245,7 +245,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         affixes = [a for a in affixes if a[0] != "prefix"]
     definition, affixes = definition_words(text, cues, affixes, {f.lower() for f in forms}, _SKIP)
     affix_values = {value for _, value in affixes} | {value for _, value in definition}
-    dialect_forms = [d for d in dialect_forms if d[1].lower() not in affix_values]  # "cominciano con «in»": letters
+    dialect_forms = [d for d in dialect_forms if fold(d[1]) not in {fold(v) for v in affix_values}]  # letters, «ista»
     cue_words = {w for table in [*cues["computed"].values(), cues["concat"]] for c in table if _has(text, c)
                  for w in c.split()}
     forms = [f for f in forms if f.lower() not in affix_values | glue and (
@@ -301,7 +301,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if not dialect_forms and lexicon is not None:
         dialect_forms = dialect_words(question, [r for r in resources if r in ("sicilian", "parmigiano")], lexicon,
                                        dialect_lexicons or {})
-    kind = "Hypolemma" if re.search(r"hypolemm|ipolemm", text) else "Lemma" if re.search(r"\blemm", text) else None
+    kind = "Hypolemma" if re.search(r"hypolemm|ipolemm|particip", text) else "Lemma" if re.search(r"\blemm", text) else None
     if stop_forms and lexicon is not None:
         named = affix_values | glue | cue_words | {e.lower() for e in emotions}  # "joy (Gioia)" glosses an emotion
         forms = [f for f in _content_words(question, text, cues, lexicon) if f.lower() not in named]

@@ -70,3 +70,14 @@ def test_a_word_called_a_dialect_word_is_one_where_italian_writes_it_too(lexicon
     assert marked.dialect_forms == (("sicilian", "casa"),) and not marked.forms
     italian = read_signals("Qual è la traduzione siciliana di «casa»?", *lexicons)
     assert italian.forms == ("casa",) and not italian.dialect_forms
+
+
+def test_nothing_found_in_the_budget_asks_the_sets_again_one_at_a_time(kb_store, lexicons):
+    from nl2sparql.retrieval.enumerate import EnumerationConfig, enumerate_plans, enumeration_endpoint
+
+    s = read_signals("Quali verbi esprimono rabbia?", *lexicons)
+    with enumeration_endpoint(kb_store, timeout_s=10) as pool:
+        none = enumerate_plans(s, pool, EnumerationConfig(budget_s=0.0, empty_budget_s=0.0))
+        again = enumerate_plans(s, pool, EnumerationConfig(budget_s=0.0, empty_budget_s=20))
+    assert none.candidates == [] and none.stopped_early
+    assert "verb words | with elita (Rabbia) | list italianWord" in [c.plan.text() for c in again.candidates]
