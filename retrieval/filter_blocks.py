@@ -57,7 +57,8 @@ def any_case_filters(s: Signals, words: Words) -> tuple[Filter, ...]:
 def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tuple[Filter, ...]]:
     if s.any_case:  # "con o senza maiuscola" names no capital letter to filter on
         s = replace(s, affixes=tuple(a for a in s.affixes if a != ("regex", "^[A-Z]")))
-    filters = [Filter(word_role, kind, value) for kind, value in s.affixes[:2]]
+    filters = [Filter(word_role, kind.removeprefix("not_"), value, negated=kind.startswith("not_"))
+               for kind, value in s.affixes[:2]]
     filters += [Filter(word_role, "contains", " ", negated=True)] if s.single_word else []
     either = alternatives(s.affixes)
     if either:  # "finiscono in -are, in -ere o in -ire": any of them, before all of them at once

@@ -123,6 +123,33 @@ def marked_dialect_words(question: str, dialect_lexicons: dict) -> list[tuple[st
     return found
 
 
+# A kind of letter named at a word's edge ("iniziano con una vocale", "end in a consonant"): a character class.
+LETTER_CLASSES = {"vocal": "[aeiouàèéìíòóùAEIOU]", "vowel": "[aeiouàèéìíòóùAEIOU]",
+                  "consonan": "[b-df-hj-np-tv-zB-DF-HJ-NP-TV-Z]"}
+
+
+def letter_class(kind: str, word: str) -> tuple[str, str]:
+    letters = next((c for stem, c in LETTER_CLASSES.items() if word.startswith(stem)), None)
+    if letters is None or kind == "contains":
+        return kind, word
+    return "regex", "^" + letters if kind == "prefix" else letters + "$"
+
+
+_MORE_LETTERS = re.compile(r"^[»\"”]?\s*(?:,\s*|\s+(?=o |or |oppure |e |and |ma non |but not ))"
+                           r"(?:(o|or|oppure|e|and|ma non|but not)\s+)?(?:(?:in|con|per|by|with)\s+)?"
+                           r"[«\"“]\s*-?([^\W\d_]+)-?\s*[»\"”]")
+
+
+def continued_affixes(kind: str, after: str) -> list[tuple[str, str]]:
+    """Letters of the same kind quoted right after an affix: "in «zione» o in «sione»" (either), "con «ri» ma non
+    con «rin»" (that one negated: kind `not_prefix`)."""
+    found = []
+    while (more := _MORE_LETTERS.search(after)) is not None:
+        found.append((("not_" if more.group(1) in ("ma non", "but not") else "") + kind, more.group(2)))
+        after = after[more.end():]
+    return found
+
+
 def singulars(word: str) -> list[str]:
     """An Italian plural and its singular, as a definition would use it ("usurati" → "usurato")."""
     if len(word) > 4 and word.endswith("i"):

@@ -11,10 +11,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from nl2sparql.retrieval.signal_words import (DIFFERENT, ELIDED, FUNCTION_WORDS, QUOTED, asks_defined,
-                                              definition_words, dialect_words, disjoined, ending_size,
-                                              in_question_order, marked_dialect_words, multiwords, negated_names,
-                                              split_elision)
+from nl2sparql.retrieval.signal_words import (DIFFERENT, ELIDED, FUNCTION_WORDS, LETTER_CLASSES, QUOTED, asks_defined,
+                                              continued_affixes, definition_words, dialect_words, disjoined,
+                                              ending_size, in_question_order, letter_class, marked_dialect_words,
+                                              multiwords, negated_names, split_elision)
 
 CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -112,27 +112,16 @@ def _affixes(text: str, table: dict[str, list[str]]) -> tuple[list[tuple[str, st
                         r"knowledge base|database", text[:match.start()]):
                     continue  # "il lemmario contiene la parola «smartphone»": a word named, no letters
                 if quoted and not (_NAMES_A_WORD & set(window[:quoted.start(1)].split()) and kind != "contains"):
-                    found.append((kind, quoted.group(1)))
+                    found += [(kind, quoted.group(1))] + continued_affixes(kind, window[quoted.end():] + text[
+                        match.end() + 40:])  # "in «zione» o in «sione»", "con «ri» ma non con «rin»"
                     glue |= set(re.findall(r"[^\W\d_]+", window[:quoted.start(1)]))
                     continue
                 for token in _TOKEN.finditer(window):
                     word = token.group(1).strip("'’")
                     if word and word not in _SKIP and word not in NUMBER_WORDS:
-                        found.append(_letter_class(kind, word))
+                        found.append(letter_class(kind, word))
                         break
     return list(dict.fromkeys(found)), glue
-
-
-# A kind of letter named at a word's edge ("iniziano con una vocale", "end in a consonant"): a character class.
-LETTER_CLASSES = {"vocal": "[aeiouàèéìíòóùAEIOU]", "vowel": "[aeiouàèéìíòóùAEIOU]",
-                  "consonan": "[b-df-hj-np-tv-zB-DF-HJ-NP-TV-Z]"}
-
-
-def _letter_class(kind: str, word: str) -> tuple[str, str]:
-    letters = next((c for stem, c in LETTER_CLASSES.items() if word.startswith(stem)), None)
-    if letters is None or kind == "contains":
-        return kind, word
-    return "regex", "^" + letters if kind == "prefix" else letters + "$"
 
 
 def _negated_pos(text: str, table: dict, named: tuple[str, ...]) -> tuple[str, ...]:
@@ -301,7 +290,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if not dialect_forms and lexicon is not None:
         dialect_forms = dialect_words(question, [r for r in resources if r in ("sicilian", "parmigiano")], lexicon,
                                        dialect_lexicons or {})
-    kind = "Hypolemma" if re.search(r"hypolemm|ipolemm|particip", text) else "Lemma" if re.search(r"\blemm", text) else None
+    kind = "Hypolemma" if re.search(r"hypolemm|ipolemm|particip", text) else "Lemma" if re.search(
+        r"\blemm", text) else None
     if stop_forms and lexicon is not None:
         named = affix_values | glue | cue_words | {e.lower() for e in emotions}  # "joy (Gioia)" glosses an emotion
         forms = [f for f in _content_words(question, text, cues, lexicon) if f.lower() not in named]

@@ -81,3 +81,16 @@ def test_nothing_found_in_the_budget_asks_the_sets_again_one_at_a_time(kb_store,
         again = enumerate_plans(s, pool, EnumerationConfig(budget_s=0.0, empty_budget_s=20))
     assert none.candidates == [] and none.stopped_early
     assert "verb words | with elita (Rabbia) | list italianWord" in [c.plan.text() for c in again.candidates]
+
+
+def test_letters_quoted_after_an_affix_are_either_or_excluded(lexicons):
+    either = read_signals("Quali nomi finiscono in «a», in «o» oppure in «e»?", *lexicons)
+    assert either.affixes == (("suffix", "a"), ("suffix", "o"), ("suffix", "e")) and not either.forms
+    excluded = read_signals("Quali verbi iniziano con «ri» ma non con «rin»?", *lexicons)
+    assert excluded.affixes == (("prefix", "ri"), ("not_prefix", "rin"))
+    from nl2sparql.retrieval.filter_blocks import filter_sets
+
+    first = filter_sets(excluded, "italianWord", None)[0]
+    assert [(f.kind, f.value, f.negated) for f in first] == [("prefix", "ri", False), ("prefix", "rin", True)]
+    both = read_signals("Quali nomi contengono «cc» e finiscono in «io»?", *lexicons)
+    assert set(both.affixes) == {("suffix", "io"), ("contains", "cc")}
