@@ -206,7 +206,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     plain = base.words.bank == "italian" and not base.joins and base.senses is None and not base.words.forms
     if per_word is None and plain:  # "le grafie di più lemmi", "lemmi con più di una parte del discorso"
         per_word = "pos" if "pos" in s.keys else "lemma"
-    longest = "length" in s.computed and "top" in ops  # "i 10 lemmi più lunghi": the length order first
+    # "i 10 lemmi più lunghi", "le terminazioni di 3 lettere più frequenti": the computed key asked first
+    longest = ("length" in s.computed and "top" in ops) or any(c.startswith("ending") for c in s.computed)
     plans += computed(base, s, counted) if longest else []
     if "top" in ops and not base.words.forms and not (value and (s.values or s.polarity)):
         plans += _top_counts(base, s, per_word or (counted if base.senses is not None else None))

@@ -11,8 +11,13 @@ from nl2sparql.retrieval.signals import Signals
 
 def computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
     """Keys and orders computed from the written form: a count per initial letter, the longest or shortest words."""
-    if base.words.bank != "italian" or base.senses is not None or base.words.forms:
+    if base.words.bank != "italian" or base.words.forms:
         return []
+    if base.senses is not None:  # "con quali 3 lettere finiscono più spesso le parole definite in CompL-it"
+        sized = next((c for c in s.computed if c.startswith("ending")), None)
+        if not sized or base.senses.relation or not s.operators & {"count", "group", "top"}:
+            return []
+        return _endings(base, s, sized, "lemma" if base.senses.linked else "word")
     plans = []
     if "initial" in s.computed and s.operators & {"count", "group", "top"}:
         per_initial = base.with_block(operator="group", columns=("initial",), aggregates=(

@@ -352,6 +352,7 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
     """Unquoted words the question is about: lemma-bank forms that are no cue and no common word, the last two
     (the word asked about tends to close an Italian or English question: "i sinonimi di coraggio")."""
     stop = set(cues["stop"]) | FUNCTION_WORDS | _SKIP  # "termina con la lettera h": no word «lettera»
+    stop |= {"secondo"} if re.search(r"\bsecondo (?:compl-?it|elita|sentix|liita)\b", text) else set()  # "according to"
     cue_words = [w for table in ("pos", "polarity", "resources", "relations", "operators", "affixes")
                  for words in cues[table].values() for w in words]
     found = []
@@ -364,7 +365,8 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
         word = token.lower()
         listed = bool(found) and (tokens[index - 1] == found[-1] or (
             index > 1 and previous.lower() in ("e", "and", "o", "or") and tokens[index - 2] == found[-1]))
-        if previous.lower() not in before and word not in glossed and not listed:
+        subject = index == 0 and len(tokens) > 1 and tokens[1].lower() in ("è", "is")  # "Costume è un tipo di …?"
+        if previous.lower() not in before and word not in glossed and not listed and not subject:
             continue
         if len(word) < 3 or word in stop or word in NUMBER_WORDS:
             continue

@@ -94,3 +94,26 @@ def test_letters_quoted_after_an_affix_are_either_or_excluded(lexicons):
     assert [(f.kind, f.value, f.negated) for f in first] == [("prefix", "ri", False), ("prefix", "rin", True)]
     both = read_signals("Quali nomi contengono «cc» e finiscono in «io»?", *lexicons)
     assert set(both.affixes) == {("suffix", "io"), ("contains", "cc")}
+
+
+def test_a_whole_a_kind_and_a_subject_before_the_verb(lexicons):
+    whole = read_signals("A quale intero appartiene «convento» in CompL-it?", *lexicons)
+    assert whole.relations[:1] == ("holonym",)
+    kind = read_signals("Costume è un tipo di sembianza secondo CompL-it?", *lexicons)
+    assert kind.relations[:1] == ("hyponym",) and "ask" in kind.operators
+    assert "secondo" not in kind.forms and "tipo" not in kind.forms
+    optional = read_signals("Elenca i verbi con la traduzione parmigiana, dove esiste", *lexicons)
+    assert optional.optional
+
+
+def test_the_endings_of_defined_words_are_a_key(lexicons):
+    from nl2sparql.data.plans.model import Senses
+    from nl2sparql.retrieval.computed_blocks import computed
+
+    s = read_signals("Con quali 3 lettere finiscono più spesso le parole che hanno una definizione in CompL-it?",
+                     *lexicons)
+    defined = Plan(words=Words(), senses=Senses(requires=("definition",)))
+    texts = [p.text() for p in computed(defined, s, "sense")]
+    assert any("group by ending3 count distinct(word)" in t for t in texts), texts
+    linked = Plan(words=Words(), senses=Senses(requires=("definition",), linked=True))
+    assert any("count distinct(lemma)" in p.text() for p in computed(linked, s, "sense"))
