@@ -63,7 +63,7 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     either = alternatives(s.affixes)
     if either:  # "finiscono in -are, in -ere o in -ire": any of them, before all of them at once
         return [(Filter(word_role, "regex", either),)]
-    lengths = [n for n in s.numbers if n >= 1 and n == int(n)]
+    lengths = sorted((n for n in s.numbers if n >= 1 and n == int(n)), key=lambda n: n != s.letters)
     thresholds = [n for n in s.numbers if abs(n) <= 1 and (n != int(n) or s.values or s.exactly)]
     if s.between and s.length and len(lengths) == 2:  # "tra 3 e 5 lettere": both bounds pass
         filters += [Filter(word_role, "length", min(lengths), ">="), Filter(word_role, "length", max(lengths), "<=")]
@@ -91,4 +91,5 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
 
 def whole_number(s: Signals, default: int | None = 1) -> int | None:
     """The first whole number ≥ 1 the question names (a k, a threshold), else `default`."""
-    return next((int(n) for n in s.numbers if n >= 1 and n == int(n)), default)
+    whole = [n for n in s.numbers if n >= 1 and n == int(n)]
+    return next((int(n) for n in whole if n != s.letters or len(whole) == 1), default)  # a length's number is no k

@@ -83,6 +83,7 @@ class Signals:
     defined: bool = False  # senses with a definition asked for ("parole che hanno una definizione in CompL-it")
     either: bool = False  # the first two emotions are alternatives ("Gioia o Fiducia"), not both
     concat: bool = False  # several values in one cell ("le emozioni separate da virgola"): a GROUP_CONCAT
+    letters: float | None = None  # the number a length names ("3 nomi di 11 caratteri": 11), when there are others
     asks: tuple[str, ...] = ()  # a column asked for alone ("quali emozioni hanno i verbi": the emotions, not words)
 
 
@@ -315,7 +316,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         forms = [f for f in forms if not f.lower().startswith("usage:")]
     return Signals(forms=tuple(dict.fromkeys(forms)), dialect_forms=tuple(dialect_forms), pos=pos,
                    emotions=emotions, polarity=polarity, resources=tuple(resources),
-                   relations=relations, operators=frozenset(operators), numbers=tuple(_numbers(text)),
+                   relations=relations, operators=frozenset(operators), numbers=tuple(_numbers(text)), letters=next((
+                       float(m) for m in re.findall(r"(\d+) (?:lettere|letters|caratteri|characters)\b", text)), None),
                    single_word=any(_has(text, c) for c in cues["single_word"]),
                    inclusive=bool(comparison) and any(_has(text, c) for c in INCLUSIVE),
                    between=bool(_BETWEEN.search(text)),

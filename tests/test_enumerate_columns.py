@@ -117,3 +117,13 @@ def test_the_endings_of_defined_words_are_a_key(lexicons):
     assert any("group by ending3 count distinct(word)" in t for t in texts), texts
     linked = Plan(words=Words(), senses=Senses(requires=("definition",), linked=True))
     assert any("count distinct(lemma)" in p.text() for p in computed(linked, s, "sense"))
+
+
+def test_the_number_of_letters_is_the_length_and_the_other_the_k(lexicons):
+    from nl2sparql.retrieval.filter_blocks import filter_sets, whole_number
+
+    s = read_signals("Dammi 3 nomi che hanno esattamente 11 caratteri, in ordine alfabetico.", *lexicons)
+    assert s.letters == 11 and whole_number(s) == 3
+    assert [(f.kind, f.value, f.op) for f in filter_sets(s, "italianWord", None)[0]] == [("length", 11, "=")]
+    alone = read_signals("Quanti nomi hanno più di 12 lettere?", *lexicons)
+    assert whole_number(alone) == 12
