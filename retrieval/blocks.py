@@ -173,6 +173,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         f"{base.words.bank}Lemma" if base.words.bank in DIALECTS else "lemma"
     # "la lunghezza minima e massima dei nomi": what is asked first (a CompL-it set's groups are slow)
     plans += statistics(base, s, "length", "Length")
+    if "share" in ops:  # "quanti su cento hanno una polarità in Sentix": each joined resource's share of the rest
+        plans += [base.with_block(joins=tuple(replace(x, mode="covered") if x == j else x for x in base.joins),
+                                  operator="share", columns=()) for j in base.joins if j.mode == "has"]
     if "ask" in ops:
         plans.append(base.with_block(operator="ask", columns=()))
     if "count" in ops and "group" not in ops:

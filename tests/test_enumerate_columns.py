@@ -127,3 +127,23 @@ def test_the_number_of_letters_is_the_length_and_the_other_the_k(lexicons):
     assert [(f.kind, f.value, f.op) for f in filter_sets(s, "italianWord", None)[0]] == [("length", 11, "=")]
     alone = read_signals("Quanti nomi hanno più di 12 lettere?", *lexicons)
     assert whole_number(alone) == 12
+
+
+def test_a_share_is_the_percentage_of_the_set_that_has_the_resource(endpoint, lexicons):
+    from decimal import Decimal
+
+    from nl2sparql.data.plans.verbalize import verbalize
+
+    verbs = Plan(words=Words(pos=("verb",)), joins=(Join("elita"),))
+    share = verbs.with_block(joins=(Join("elita"), Join("sicilian", mode="covered")), operator="share", columns=())
+    (value,), = [tuple(t.value for t in row) for row in endpoint.execute(compile_plan(share)).rows]
+    every = {r[0].value for r in endpoint.execute(compile_plan(verbs.with_block(columns=("lemma",)))).rows}
+    translated = verbs.with_block(joins=(Join("elita"), Join("sicilian")), columns=("lemma",))
+    having = {r[0].value for r in endpoint.execute(compile_plan(translated)).rows}
+    assert every and abs(Decimal(value) - Decimal(100 * len(having)) / len(every)) < Decimal("1e-9")
+    assert share.text() == "verb words | with elita | share with sicilian | share in percent"
+    assert "in percentuale" in verbalize(share, "it") and "in percent" in verbalize(share, "en")
+    s = read_signals("Che percentuale dei verbi associati alla rabbia ha una traduzione siciliana?", *lexicons)
+    assert "share" in s.operators
+    assert read_signals("Quali verbi della prima coniugazione esprimono gioia?", *lexicons).affixes == (
+        ("suffix", "are"),)

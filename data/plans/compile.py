@@ -230,6 +230,8 @@ def _join_lines(join: Join, names: _Names, roles: set[str]) -> list[str]:
         return lines
     if join.mode == "optional":
         return [f"OPTIONAL {{ {' '.join(lines)} }}"]
+    if join.mode == "covered":  # the set's lemmas that have it, bound apart to be counted against all
+        return [f"OPTIONAL {{ {' '.join(lines)} BIND({names.var('lemma')} AS ?covered) }}"]
     keyword = "FILTER NOT EXISTS" if join.mode == "absent" else "MINUS"
     return [f"{keyword} {{ {' '.join(lines)} }}"]
 
@@ -290,6 +292,8 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
         head = f"SELECT {distinct}{' '.join(columns)} WHERE {{"
     if plan.operator in ("count_groups", "ask_groups"):
         head = f"SELECT {' '.join(names.var(c) for c in plan.columns)} WHERE {{"
+    if plan.operator == "share":
+        head = f"SELECT (COUNT(DISTINCT ?covered) * 100 / COUNT(DISTINCT {names.var('lemma')}) AS ?percentage) WHERE {{"
     tail = []
     if plan.operator in ("group", "count_groups", "average_groups", "ask_groups") and plan.columns:
         tail.append("GROUP BY " + " ".join(names.var(c) for c in plan.columns))

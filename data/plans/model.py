@@ -35,7 +35,8 @@ class Join:
     relation such as hypernym, read general → specific) narrow it; `mode` says whether the word must have it."""
 
     resource: str  # elita, sentix, sicilian, parmigiano
-    # has (the word has it), optional (its columns shown where present), absent (NOT EXISTS), absent_minus (MINUS)
+    # has (the word has it), optional (its columns shown where present), absent (NOT EXISTS), absent_minus (MINUS),
+    # covered (optional, its words counted against all by the share operator)
     mode: str = "has"
     emotions: tuple[str, ...] = ()
     polarity: str | None = None
@@ -113,7 +114,8 @@ class Plan:
     optional_roles: tuple[str, ...] = ()  # columns shown only where the word has them (a usage note)
     # list, count, ask, group; count_groups: how many groups of `columns` pass `having` (a subquery: "how many
     # nouns have at least ten senses"); average_groups: the mean of the aggregate over the groups ("how many senses
-    # has a verb on average"); ask_groups: whether any group passes `having` ("il verbo correre ha più di tre sensi?")
+    # has a verb on average"); ask_groups: whether any group passes `having` ("il verbo correre ha più di tre sensi?");
+    # share: the percentage of the set's lemmas that have the resource joined as `covered` ("quanti su cento …")
     operator: str = "list"
     aggregates: tuple[Aggregate, ...] = ()
     having: Filter | None = None  # on an aggregate's name
@@ -141,7 +143,8 @@ class Plan:
                 "group": "group by " + ", ".join(self.columns),
                 "count_groups": "count groups by " + ", ".join(self.columns),
                 "ask_groups": "ask groups by " + ", ".join(self.columns),
-                "average_groups": "average over groups by " + ", ".join(self.columns)}[self.operator]
+                "average_groups": "average over groups by " + ", ".join(self.columns),
+                "share": "share in percent"}[self.operator]
         if self.aggregates:
             head += " " + ", ".join(f"{a.func}{' distinct' if a.distinct else ''}({a.role}) as {a.name}"
                                     for a in self.aggregates)
@@ -185,7 +188,7 @@ def _senses_text(senses: Senses) -> str:
 
 def _join_text(join: Join) -> str:
     text = {"has": "with", "optional": "optionally with", "absent": "without",
-            "absent_minus": "minus"}[join.mode] + " " + join.resource
+            "absent_minus": "minus", "covered": "share with"}[join.mode] + " " + join.resource
     details = [" or ".join(join.emotions)] if join.any_emotion else list(join.emotions)
     details += [f"not {e}" for e in join.without_emotions]
     if join.polarity:

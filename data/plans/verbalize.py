@@ -95,6 +95,8 @@ def _join(join: Join, lang: str) -> str:
         return ("not " if en else "non ") + what.replace("that ", "").replace("che ", "")
     if join.mode == "optional":
         return f"({what}, where there is one)" if en else f"({what}, dove c'è)"
+    if join.mode == "covered":
+        return f"the share of them {what}" if en else f"la quota di quelli {what}"
     return what
 
 
@@ -156,6 +158,8 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
         bound = f"{plan.having.op} {plan.having.value:g}"
         text += (f": is there any {shown} with a count {bound}?" if en
                  else f": esiste un {shown} con un numero {bound}?")
+    elif plan.operator == "share":
+        text += ", in percent" if en else ", in percentuale"
     elif plan.operator == "average_groups":
         text += (f", the average per {shown} of the count" if en else f", la media per {shown} del numero")
     elif shown:

@@ -10,7 +10,7 @@ from nl2sparql.data.plans.model import RELATIONS, Aggregate, Plan
 
 _FLIP = {"hypernym": "hyponym", "hyponym": "hypernym", "meronym": "holonym", "holonym": "meronym",
          "hypernym-by-hyponym": "hyponym-by-hyponym", "hyponym-by-hyponym": "hypernym-by-hyponym"}
-_MODES = {"has": "optional", "optional": "has", "absent": "has", "absent_minus": "has"}
+_MODES = {"has": "optional", "optional": "has", "absent": "has", "absent_minus": "has", "covered": "has"}
 _OTHER = {"elita": "sentix", "sentix": "elita"}
 
 
