@@ -160,6 +160,7 @@ def singulars(word: str) -> list[str]:
 
 
 QUOTED = re.compile(r"[«\"“]\s*([^»\"”]+?)\s*[»\"”]")
+_SINGLE_QUOTED = re.compile(r"(?<![\w'’])'([^']+?)'(?!\w)")  # English: 'domestico'
 
 
 def definition_words(text: str, cues: dict, affixes: list, named: set[str], skip: set[str]) -> tuple[list, list]:
@@ -173,7 +174,7 @@ def definition_words(text: str, cues: dict, affixes: list, named: set[str], skip
     for cue in cues["definition"]["described"]:
         for match in re.finditer(r"(?<![\w])" + cue + r"\s+", text):
             window = re.split(r"[?.;,:()]", text[match.end():])[0]
-            quoted = QUOTED.findall(window)
+            quoted = QUOTED.findall(window) or _SINGLE_QUOTED.findall(window)
             words = quoted[:2] or [w for w in re.findall(r"[^\W\d_][\w'’]*", window)
                                    if len(w) > 3 and w not in stop and w not in named][:2]
             for word in words:

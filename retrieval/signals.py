@@ -27,8 +27,8 @@ _SKIP = {"the", "a", "an", "with", "in", "per", "con", "il", "la", "le", "lo", "
          "una", "uno", "some", "any", "ciascuna", "ciascun", "ciascuno", "ogni", "each", "every", "più", "meno",
          "almeno", "more", "most", "least", "volte", "volta", "times", "twice", "triple", "triples"}
 GREATER = ("at least", "almeno", "above", "over", "more than", "greater", "higher than", "sopra", "più di", "oltre",
-           "superiore", "or higher", "o più", ">", "≥")
-LESS = ("at most", "below", "under", "less than", "lower than", "sotto", "meno di", "inferiore", "or lower",
+           "superiore", "or higher", "o più", "or more", ">", "≥")
+LESS = ("at most", "below", "under", "less than", "fewer than", "lower than", "sotto", "meno di", "inferiore", "or lower",
         "o meno", "<", "≤", "non superiore", "al massimo")
 INCLUSIVE = ("at least", "almeno", "o più", "or more", "or higher", "≥", "at most", "al massimo", "o meno", "or fewer",
              "or lower", "non superiore", "non inferiore", "≤")  # the bound itself passes
@@ -97,7 +97,8 @@ def _has(text: str, cue: str, whole: bool = False) -> bool:
 
 
 _NAMES_A_WORD = {"parola", "parole", "word", "words", "lemma", "lemmi", "voce", "voci", "forma", "termine"}
-_QUOTED_LETTERS = re.compile(r"^\s*(?:[^\W\d_]+['’]?\s*){0,3}[«\"“]\s*-?([^\W\d_][\w'’]*?)-?\s*[»\"”]")
+_QUOTED_LETTERS = re.compile(r"^\s*(?:[^\W\d_]+['’]?\s*){0,3}(?:[«\"“]|(?<![\w'’])')\s*-?([^\W\d_][\w'’]*?)-?\s*"
+                             r"(?:[»\"”]|'(?!\w))")  # «ggh», "ggh", 'ggh' (English)
 
 
 def _affixes(text: str, table: dict[str, list[str]]) -> tuple[list[tuple[str, str]], set[str]]:
@@ -235,7 +236,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         affixes = [a for a in affixes if a[0] != "prefix"]
     definition, affixes = definition_words(text, cues, affixes, {f.lower() for f in forms}, _SKIP)
     affix_values = {value for _, value in affixes} | {value for _, value in definition}
-    dialect_forms = [d for d in dialect_forms if fold(d[1]) not in {fold(v) for v in affix_values}]  # letters, «ista»
+    dialect_forms = [d for d in dialect_forms if fold(d[1]) not in {fold(v) for v in affix_values} and (  # letters,
+        len(d[1]) > 2 or _quoted(question, d[1]))]  # «ista»; "lists it as a noun" names no Parmigiano «as»
     cue_words = {w for table in [*cues["computed"].values(), cues["concat"]] for c in table if _has(text, c)
                  for w in c.split()}
     forms = [f for f in forms if f.lower() not in affix_values | glue and (

@@ -147,3 +147,22 @@ def test_a_share_is_the_percentage_of_the_set_that_has_the_resource(endpoint, le
     assert "share" in s.operators
     assert read_signals("Quali verbi della prima coniugazione esprimono gioia?", *lexicons).affixes == (
         ("suffix", "are"),)
+
+
+@pytest.mark.parametrize("question, check", [
+    ("Which Sicilian words contain the cluster 'ggh'?", lambda s: s.affixes == (("contains", "ggh"),)),
+    ("Which parts of speech have fewer than 20 lemmas?", lambda s: s.comparison == "<="),
+    ("How many nouns have ten or more senses?", lambda s: s.comparison == ">=" and s.inclusive),
+    ("Which words mean the same as the verb aiutare?", lambda s: "average" not in s.operators
+     and s.relations[:1] == ("synonym",)),
+    ("How is 'pizza' defined?", lambda s: "complit" in s.resources and s.forms == ("pizza",)),
+    ("Which objects have a 'tastiera' (keyboard) among their parts?", lambda s: s.relations[:1] == ("meronym",)),
+    ("Count the Parmigiano-translatable Italian words by Sentix polarity class.", lambda s: "group" in s.operators),
+    ("Give the definitions of the noun porta, checking that the LiITA lemma bank lists its lemma as a noun.",
+     lambda s: not s.dialect_forms),
+    ("Look for hyponyms of 'animale' whose definition says 'domestico'.",
+     lambda s: ("contains", "domestico") in s.definition),
+])
+def test_english_wordings_read_like_the_italian_ones(question, check, lexicons):
+    s = read_signals(question, *lexicons)
+    assert check(s), s
