@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from nl2sparql.retrieval.patterns import _QUOTED  # its fourth group: an English 'single-quoted' text
+
 ELIDED = {"l", "dell", "all", "dall", "nell", "sull", "un", "quell", "quest"}
 
 
@@ -105,8 +107,8 @@ def dialect_words(question: str, dialects: list[str], lexicon, dialect_lexicons:
 
 
 _MARKED = re.compile(r"\b(?:(?:il|lo|la|l'|al|del|dal|nel|per il|the) (siciliano|parmigiano|sicilian)|parola "
-                     r"(siciliana|parmigiana)|(sicilian|parmigiano) word|in (siciliano|parmigiano|sicilian) (?:con|come|"
-                     r"as|with)) [«\"“]\s*([^»\"”]+?)\s*[»\"”]", re.IGNORECASE)
+                     r"(siciliana|parmigiana)|(sicilian|parmigiano) word|in (siciliano|parmigiano|sicilian) "
+                     r"(?:con|come|as|with)) [«\"“]\s*([^»\"”]+?)\s*[»\"”]", re.IGNORECASE)
 _DIALECT_NAMES = {"siciliano": "sicilian", "siciliana": "sicilian", "sicilian": "sicilian"}
 
 
@@ -160,7 +162,6 @@ def singulars(word: str) -> list[str]:
 
 
 QUOTED = re.compile(r"[«\"“]\s*([^»\"”]+?)\s*[»\"”]")
-_SINGLE_QUOTED = re.compile(r"(?<![\w'’])'([^']+?)'(?!\w)")  # English: 'domestico'
 
 
 def definition_words(text: str, cues: dict, affixes: list, named: set[str], skip: set[str]) -> tuple[list, list]:
@@ -174,7 +175,7 @@ def definition_words(text: str, cues: dict, affixes: list, named: set[str], skip
     for cue in cues["definition"]["described"]:
         for match in re.finditer(r"(?<![\w])" + cue + r"\s+", text):
             window = re.split(r"[?.;,:()]", text[match.end():])[0]
-            quoted = QUOTED.findall(window) or _SINGLE_QUOTED.findall(window)
+            quoted = QUOTED.findall(window) or [m.group(4) for m in _QUOTED.finditer(window) if m.group(4)]  # 'x'
             words = quoted[:2] or [w for w in re.findall(r"[^\W\d_][\w'’]*", window)
                                    if len(w) > 3 and w not in stop and w not in named][:2]
             for word in words:

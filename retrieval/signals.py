@@ -83,7 +83,7 @@ class Signals:
     defined: bool = False  # senses with a definition asked for ("parole che hanno una definizione in CompL-it")
     either: bool = False  # the first two emotions are alternatives ("Gioia o Fiducia"), not both
     concat: bool = False  # several values in one cell ("le emozioni separate da virgola"): a GROUP_CONCAT
-    letters: float | None = None  # the number a length names ("3 nomi di 11 caratteri": 11), when there are others
+    letters: float | None = None  # the number right before "lettere/caratteri" ("3 nomi di 11 caratteri": 11)
     asks: tuple[str, ...] = ()  # a column asked for alone ("quali emozioni hanno i verbi": the emotions, not words)
 
 
