@@ -1,6 +1,7 @@
 """Oracle coverage of the plan enumerator: for how many questions some candidate returns the gold answer.
 
-    python bench/plans.py --split dev [--lang it|en|both|eval] [--version V] [--limit N] [--out bench/plans-runs]
+    python bench/plans.py --split dev [--lang it|en|both|eval|paraphrases] [--version V] [--limit N] [--out bench/plans-runs]
+    python bench/plans.py --split dev --reworded /tmp/reworded-dev.jsonl   # wordings of `bench/reword.py`
     python bench/plans.py --synth ~/.nl2sparql/synth/seed-7/synth.jsonl   # pairs `nl2sparql data synth` drew
 
 For each record of the split, the question (Italian by default) goes through `read_signals` and `enumerate_plans`
@@ -26,11 +27,29 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
 
 
+def _reworded(path: Path) -> dict[tuple[str, str], str]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return {(row["id"], row["lang"]): row["question"] for row in rows if row["verdict"] == "kept"}
+
+
+def _questions(record, index: int, lang: str, reworded: dict | None) -> list[tuple[str, str]]:
+    """(language, question) pairs to ask of one record."""
+    if reworded is not None:
+        return [(code, reworded[record.id, code]) for code in ("it", "en") if (record.id, code) in reworded]
+    if lang == "paraphrases":
+        return [(code, text) for code, texts in sorted(record.paraphrases.items()) for text in texts]
+    codes = {"both": ["it", "en"], "eval": [("it", "en")[index % 2]]}.get(lang, [lang])
+    return [(code, record.question_it if code == "it" else record.question_en) for code in codes]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", default="dev")
-    parser.add_argument("--lang", choices=["it", "en", "both", "eval"], default="it",
-                        help="eval: each record in the language the eval asks it in (Italian and English in turn)")
+    parser.add_argument("--lang", choices=["it", "en", "both", "eval", "paraphrases"], default="it",
+                        help="eval: each record in the language the eval asks it in (Italian and English in turn); "
+                             "paraphrases: each curated paraphrase of the record instead of its question")
+    parser.add_argument("--reworded", type=Path, default=None,
+                        help="a file of `bench/reword.py`: its kept rewordings instead of the questions")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--synth", type=Path, default=None, help="a synth.jsonl from `nl2sparql data synth` instead "
                         "of a split of the curated dataset")
@@ -38,6 +57,8 @@ def main() -> None:
                         help="a version with a ranker: also count how often its first choice is right (top-1)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "plans-runs")
     args = parser.parse_args()
+    if (args.lang == "paraphrases" or args.reworded) and args.split not in ("train", "dev"):
+        parser.error("paraphrases and rewordings are design material: train or dev only")
 
     from nl2sparql.data.dataset import load_dataset
     from nl2sparql.errors import Nl2SparqlError
@@ -70,14 +91,17 @@ def main() -> None:
         if ranker_file is None:
             parser.error(f"version {args.version} has no ranker")
         ranker = ranker_file.load()
-    languages = ["it", "en"] if args.lang in ("both", "eval") else [args.lang]
+    languages = ["it", "en"] if args.lang in ("both", "eval", "paraphrases") or args.reworded else [args.lang]
+    reworded = _reworded(args.reworded) if args.reworded else None
     rows, invalid = [], 0
     with EmbeddedEndpoint(EndpointConfig()) as endpoint, enumeration_endpoint() as fast:
         lexicon, dialects = Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint)
         for index, record in enumerate(records):
+            asked = _questions(record, index, args.lang, reworded)
+            if not asked:
+                continue
             gold = endpoint.execute(strip_slice(record.sparql))
-            for lang in (languages if args.lang != "eval" else [("it", "en")[index % 2]]):
-                question = record.question_it if lang == "it" else record.question_en
+            for lang, question in asked:
                 started = time.perf_counter()
                 signals = read_signals(question, lexicon, dialects)
                 found = enumerate_plans(signals, fast)
@@ -129,7 +153,8 @@ def main() -> None:
     if ranker is not None:
         print(f"{args.version}'s ranker: first choice right for {report['ranker_top1']:.3f}")
     if args.limit is None:
-        name = f"{args.split}-{args.version}" if ranker is not None else args.split
+        kind = "reworded" if reworded is not None else args.lang
+        name = "-".join([args.split] + ([kind] if kind != "it" else []) + ([args.version] if ranker else []))
         write_text_atomic(args.out / f"{name}.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
 
 

@@ -10,6 +10,13 @@ from nl2sparql.retrieval.patterns import _QUOTED  # its fourth group: an English
 ELIDED = {"l", "dell", "all", "dall", "nell", "sull", "un", "quell", "quest"}
 
 
+def reworded(question: str, rules: list[list[str]]) -> str:
+    """The question in the wording the cues know (`cues.json` → rewrites: "numero totale di" is "numero di")."""
+    for pattern, replacement in rules:
+        question = re.sub(pattern, replacement, question, flags=re.IGNORECASE)
+    return question
+
+
 def split_elision(token: str) -> list[str]:
     head, mark, rest = token.replace("’", "'").partition("'")
     return [head, rest] if mark and head.lower() in ELIDED and rest else [token]
@@ -128,6 +135,20 @@ def marked_dialect_words(question: str, dialect_lexicons: dict) -> list[tuple[st
 # A kind of letter named at a word's edge ("iniziano con una vocale", "end in a consonant"): a character class.
 LETTER_CLASSES = {"vocal": "[aeiouàèéìíòóùAEIOU]", "vowel": "[aeiouàèéìíòóùAEIOU]",
                   "consonan": "[b-df-hj-np-tv-zB-DF-HJ-NP-TV-Z]"}
+
+
+def repeated_or_anchored(text: str, affixes: list) -> list:
+    """"Contengono due volte la lettera z": the letter twice (z.*z); "terminano con una vocale accentata": an accented
+    vowel at the end, not any vowel there and an accent anywhere."""
+    if re.search(r"\b(?:due|2) volte\b|\btwice\b|\b(?:two|2) times\b", text):
+        affixes = [("regex", f"{v}.*{v}") if k == "contains" and len(v) == 1 else (k, v) for k, v in affixes]
+    accented = ("regex", "[àèéìíòóùú]")
+    for anchored in (("regex", LETTER_CLASSES["vocal"] + "$"), ("regex", "^" + LETTER_CLASSES["vocal"])):
+        if accented in affixes and anchored in affixes:
+            edge = anchored[1].startswith("^")
+            affixes = [a for a in affixes if a not in (accented, anchored)] + [
+                ("regex", ("^" if edge else "") + accented[1] + ("" if edge else "$"))]
+    return affixes
 
 
 def letter_class(kind: str, word: str) -> tuple[str, str]:

@@ -11,10 +11,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from nl2sparql.retrieval.signal_words import (DIFFERENT, ELIDED, FUNCTION_WORDS, LETTER_CLASSES, QUOTED, asks_defined,
+from nl2sparql.retrieval.signal_words import (DIFFERENT, ELIDED, FUNCTION_WORDS, QUOTED, asks_defined,
                                               continued_affixes, definition_words, dialect_words, disjoined,
                                               ending_size, in_question_order, letter_class, marked_dialect_words,
-                                              multiwords, negated_names, split_elision)
+                                              repeated_or_anchored,
+                                              multiwords, negated_names, reworded, split_elision)
 
 CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -130,20 +131,6 @@ def _negated_pos(text: str, table: dict, named: tuple[str, ...]) -> tuple[str, .
     return tuple(p for p in negated_names(text, {p: table[p] for p in named}) if p in named)
 
 
-def _repeated_or_anchored(text: str, affixes: list) -> list:
-    """"Contengono due volte la lettera z": the letter twice (z.*z); "terminano con una vocale accentata": an accented
-    vowel at the end, not any vowel there and an accent anywhere."""
-    if re.search(r"\b(?:due|2) volte\b|\btwice\b|\b(?:two|2) times\b", text):
-        affixes = [("regex", f"{v}.*{v}") if k == "contains" and len(v) == 1 else (k, v) for k, v in affixes]
-    accented = ("regex", "[àèéìíòóùú]")
-    for anchored in (("regex", LETTER_CLASSES["vocal"] + "$"), ("regex", "^" + LETTER_CLASSES["vocal"])):
-        if accented in affixes and anchored in affixes:
-            edge = anchored[1].startswith("^")
-            affixes = [a for a in affixes if a not in (accented, anchored)] + [
-                ("regex", ("^" if edge else "") + accented[1] + ("" if edge else "$"))]
-    return affixes
-
-
 def _classes(text: str, table: dict) -> list[str]:
     """Letters a question names in words ("un apostrofo", "una lettera maiuscola", "only vowels")."""
     return [name for name in table if name != "about" and _has(text, name)]
@@ -175,7 +162,8 @@ def _parts_of_speech(text: str, table: dict[str, list[str]]) -> tuple[str, ...]:
     return tuple(p for p in found if not any(q != p and inside(p, q) for q in found))
 
 
-_ONE = r"\b(?:esattamente|exactly|soltanto|solo|only) (?:un|uno|una|one)\b|\bun(?:o|a)? sol[oa]\b|\ba single\b"
+_ONE = (r"\b(?:esattamente|exactly|soltanto|solo|only) (?:un|uno|una|one)\b|\bun(?:o|a)? sol[oa]\b(?! parola)|"
+        r"\ba single\b(?! word)")  # "di una sola parola" is a single word, no count of one
 
 
 def _numbers(text: str) -> list[float]:
@@ -200,6 +188,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     from nl2sparql.retrieval.patterns import analyze_patterns
 
     cues = load_cues()
+    question = reworded(question, cues["rewrites"]["rules"])
     iris = tuple(dict.fromkeys(m.rstrip(".") for m in _IRI.findall(question)))
     question = _IRI.sub(" ", question)  # an IRI's path is no word, cue or number of the question
     text = " " + " ".join(question.lower().replace("’", "'").split()) + " "
@@ -227,7 +216,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     doubled = re.findall(r"(?<![\w])(?:doppi[ae]|double) ([^\W\d_])(?![\w])", text)  # "la doppia z": "zz"
     affixes = [a for a in affixes if a[1] not in ("doppia", "doppie", "double")] + [("contains", x * 2)
                                                                                    for x in doubled]
-    affixes = _repeated_or_anchored(text, list(dict.fromkeys(affixes)))
+    affixes = repeated_or_anchored(text, list(dict.fromkeys(affixes)))
     pos = _parts_of_speech(text, cues["pos"])
     if "proper_noun" in pos:  # "nomi propri che iniziano con la lettera B"
         affixes = [(k, v.upper()) if len(v) == 1 and re.search(rf"(?<![\w']){v.upper()}(?![\w'])", question) else (k, v)
@@ -253,7 +242,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
             resources.append(dialect)
     if "sentix" in resources and _has(text, "elita") and not _has(text, "sentix"):
         resources.remove("sentix")  # "polarity" of a question that names ELITA and not Sentix is ELITA's own
-    bare = QUOTED.sub(lambda m: f" {m.group(1)} " if m.group(1).capitalize() in cues["emotions"] else " ", text)
+    bare = re.sub(r"(?<![\w])'([^']+)'(?![\w])", r"«\1»", text)  # 'felicità' in English names a word, no emotion
+    bare = QUOTED.sub(lambda m: f" {m.group(1)} " if m.group(1).capitalize() in cues["emotions"] else " ", bare)
     emotions = in_question_order(bare, _hits(bare, cues["emotions"]), cues["emotions"])
     emotions = tuple(e for e in emotions if e.lower() not in {f.lower() for f in forms} or re.search(
         rf"\bemo(?:zione|tion) [«\"]?{e.lower()}\b", bare))  # "che esprimono l'emozione Paura": the emotion too
@@ -281,7 +271,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         polarity = ()  # "mediamente più positive": the order of an average, not a polarity class
     if "count" in operators and len(polarity) > 1:  # "quante voci sono positive, negative o neutre": per class
         operators.add("group")
-    if question.rstrip().endswith("?") and not _asks_what(text, cues["wh"]):
+    asks_type = any(_has(text, c) for c in cues["type"])
+    if question.rstrip().endswith("?") and not _asks_what(text, cues["wh"]) and not asks_type:
         operators.add("ask")  # a question with no question word: a yes/no question
     comparison = "<=" if any(_has(text, c) for c in LESS) else ">=" if any(_has(text, c) for c in GREATER) or re.search(
         DIFFERENT, text) else None
@@ -293,8 +284,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if not dialect_forms and lexicon is not None:
         dialect_forms = dialect_words(question, [r for r in resources if r in ("sicilian", "parmigiano")], lexicon,
                                        dialect_lexicons or {})
-    kind = "Hypolemma" if re.search(r"hypolemm|ipolemm|particip", text) else "Lemma" if re.search(
-        r"\blemm", text) else None
+    kind = None if asks_type else "Hypolemma" if re.search(r"hypolemm|ipolemm|particip", text) else "Lemma" if re.search(
+        r"\blemm", text) else None  # "lemma o ipolemma?": either kind, the type shown
     if stop_forms and lexicon is not None:
         named = affix_values | glue | cue_words | {e.lower() for e in emotions}  # "joy (Gioia)" glosses an emotion
         forms = [f for f in _content_words(question, text, cues, lexicon) if f.lower() not in named]
@@ -340,7 +331,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    quoted=any(_quoted(question, f) for f in forms), iris=iris,
                    bank_link=any(_has(text, c) for c in cues["bank_link"]),
                    only=any(_has(text, c, whole=True) for c in cues["only"]),
-                   asks_type=any(_has(text, c) for c in cues["type"]),
+                   asks_type=asks_type,
                    any_case=any(_has(text, c) for c in cues["any_case"]),
                    without=without, lacking=lacking, without_pos=_negated_pos(text, cues["pos"], pos),
                    either=disjoined(bare, emotions, cues["emotions"]),
@@ -369,7 +360,8 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
         word = token.lower()
         listed = bool(found) and (tokens[index - 1] == found[-1] or (
             index > 1 and previous.lower() in ("e", "and", "o", "or") and tokens[index - 2] == found[-1]))
-        subject = index == 0 and len(tokens) > 1 and tokens[1].lower() in ("è", "is")  # "Costume è un tipo di …?"
+        subject = index == 0 and len(tokens) > 1 and (tokens[1].lower() in ("è", "is") or len(tokens) <= 4 or re.match(
+            r"\s*\S+\s*:", question) is not None)  # "Costume è un tipo di …?", "Comprare in siciliano?", "Fratello: …"
         if previous.lower() not in before and word not in glossed and not listed and not subject:
             continue
         if len(word) < 3 or word in stop or word in NUMBER_WORDS:
