@@ -27,15 +27,19 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
 
 
-def _reworded(path: Path) -> dict[tuple[str, str], str]:
+def _reworded(path: Path) -> dict[tuple[str, str], list[str]]:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return {(row["id"], row["lang"]): row["question"] for row in rows if row["verdict"] == "kept"}
+    found: dict[tuple[str, str], list[str]] = {}
+    for row in rows:
+        if row["verdict"] == "kept":
+            found.setdefault((row["id"], row["lang"]), []).append(row["question"])
+    return found
 
 
 def _questions(record, index: int, lang: str, reworded: dict | None) -> list[tuple[str, str]]:
     """(language, question) pairs to ask of one record."""
     if reworded is not None:
-        return [(code, reworded[record.id, code]) for code in ("it", "en") if (record.id, code) in reworded]
+        return [(code, text) for code in ("it", "en") for text in reworded.get((record.id, code), [])]
     if lang == "paraphrases":
         return [(code, text) for code, texts in sorted(record.paraphrases.items()) for text in texts]
     codes = {"both": ["it", "en"], "eval": [("it", "en")[index % 2]]}.get(lang, [lang])

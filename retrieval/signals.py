@@ -111,7 +111,7 @@ def _affixes(text: str, table: dict[str, list[str]]) -> tuple[list[tuple[str, st
                 window = text[match.end():match.end() + 40]
                 quoted = _QUOTED_LETTERS.search(window)  # "contengono il nesso «ggh»": the quoted letters
                 if quoted and _NAMES_A_WORD & set(window[:quoted.start(1)].split()) and re.search(
-                        r"lemmario|lessico|dizionario|base di|liita|elita|sentix|compl-?it|lemma bank|lexicon|"
+                        r"lemmario|lessico|dizionario|base di|liita|elita|sentix|compl-?it|lemma bank|lexicon|graph|grafo|"
                         r"knowledge base|database", text[:match.start()]):
                     continue  # "il lemmario contiene la parola «smartphone»": a word named, no letters
                 if quoted and not (_NAMES_A_WORD & set(window[:quoted.start(1)].split()) and kind != "contains"):
@@ -293,7 +293,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if multiword:  # "l'espressione polirematica fico d'India": the whole expression, before its parts
         forms = multiword + [f for f in forms if not any(f.lower() in m.lower().split() for m in multiword)]
     if relations and not forms:  # "i sinonimi di paura … all'emozione Paura": the emotion's word is asked about too
-        forms = [e.lower() for e in emotions if re.search(r"(?:\bdi|\bof) [«'\"]?" + e.lower() + r"\b", text)]
+        forms = [e.lower() for e in emotions if re.search(r"(?:\bdi|\bof) [«'\"]?(?:" + "|".join(  # "synonyms of fear"
+            map(re.escape, [e.lower()] + cues["emotions"][e])) + r")\b", text)]
     if dialect_forms and "complit" in resources and not relations and \
             not any(_has(text, c) for c in ("compl-it", "complit", "definizion", "definition")):
         resources.remove("complit")  # "che cosa vuol dire il parmigiano rezdôra": its Italian word, not a sense
