@@ -179,6 +179,8 @@ def _numbers(text: str) -> list[float]:
 _SAMPLE = re.compile(r"\b(?:qualche esempio|alcuni esempi|un esempio|(?:a few|some) examples?|an example) (?:di|d'|of) "
                      r"(lemm|parol|verb|nom|aggettiv|avverb|sostantiv|word|noun|adjective|adverb)")
 _BETWEEN = re.compile(r"\b(?:tra|fra|between|from|da) -?\d+(?:[.,]\d+)? (?:e|and|to|a) -?\d+(?:[.,]\d+)?\b")
+_SOME = re.compile(r"\b(?:elenca|dammi|mostra(?:mi)?|trova|show(?: me)?|list|give(?: me)?|find)(?: (?:me|about|circa|"
+                   r"una|the|i|gli|le))? (?:decina\b|\d+ |(?:two|three|five|ten|twenty|tre|cinque|dieci|venti) )")
 _IRI = re.compile(r"<?(https?://[^\s<>«»\"',;?)]+)>?")
 
 
@@ -263,6 +265,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     without = tuple(e for e in negated_names(bare, cues["emotions"]) if e in emotions)
     lacking = tuple(r for r in negated_names(unnamed, cues["resources"]) if r in resources)
     operators |= {"absent"} if without or lacking else set()
+    operators |= {"alphabetical"} if _SOME.search(text) else set()  # "dammi dieci pronomi": some N, the first N
     if re.search(r"\bal (?:massimo|minimo)\b", text):  # "al massimo cinque lettere": a bound, not a maximum
         operators -= {"min", "max"}
     polarity = _hits(text, cues["polarity"])
@@ -320,7 +323,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    length=any(_has(unsized, c) for c in cues["length"]) and not (  # "the longest": an order, no filter
                        "top" in operators and _hits(text, {"length": cues["computed"]["length"]})),
                    examples=any(_has(text, c) for c in cues["examples"]), catalogs=_hits(text, cues["catalogs"]),
-                   values=any(_has(text, c) for c in cues["values"]),
+                   values=any(_has(text, c) for c in cues["values"]) or bool(comparison and re.search(
+                       r"polarit\w* (?:sentix |elita )?(?:oltre|sopra|sotto|above|below|over|under) -?\d", text)),
                    computed=_hits(text, cues["computed"]) + ((f"ending{sized}",) if sized else ()),
                    optional=any(_has(text, c) for c in cues["optional"]),
                    keys=tuple(k for k, words in cues["keys"].items() if k != "about" and any(_has(text, w)

@@ -20,8 +20,12 @@ def lexicons(endpoint):
 def test_rewrites_keep_the_question_case_and_words_they_do_not_name():
     rules = load_cues()["rewrites"]["rules"]
     assert reworded("Qual è il numero totale di nomi in LiITA?", rules) == "Qual è il numero di nomi in LiITA?"
-    assert reworded("Quali parole hanno «gloss» nel nome?", rules) == "Quali parole hanno «definizione» nel nome?"
+    assert reworded("Quali parole hanno una glossa?", rules) == "Quali parole hanno una definizione?"
+    assert reworded("Quali parole hanno «glossa» nel nome?", rules) == "Quali parole hanno «glossa» nel nome?"
     assert reworded("Quanti sensi ha «cane»?", rules) == "Quanti sensi ha «cane»?"
+    noted = "Quali voci sono marcate come gergali (nota «Usage: Voce gergale»)?"
+    assert reworded(noted, rules) == noted  # a quoted note is the note's own text
+    assert reworded("Lemmas with 'qq' in them", rules) == "Lemmas containing 'qq'"
 
 
 def test_a_total_is_a_count_and_polysemy_is_senses(lexicons):
@@ -81,3 +85,17 @@ def test_slang_entries_are_the_usage_note(lexicons):
 def test_the_enumerator_reads_the_rewording(question, plan_text, enumerated):
     texts = [c.plan.text() for c in enumerated(question)]
     assert plan_text in texts, texts[:12]
+
+
+def test_some_n_words_are_the_first_n(lexicons, enumerated):
+    s = read_signals("Show 20 verbs whose lemma contains a space.", *lexicons)
+    assert "alphabetical" in s.operators and s.numbers == (20.0,)
+    assert "alphabetical" not in read_signals("Quanti verbi contengono uno spazio?", *lexicons).operators
+    texts = [c.plan.text() for c in enumerated("Dammi dieci pronomi.")]
+    assert "pronoun words | list italianWord | order italianWord | limit 10" in texts, texts[:12]
+
+
+def test_a_dialect_word_for_an_unquoted_italian_one(lexicons):
+    for question in ("Quale è il verbo siciliano per comprare?", 'Quale è il verbo siciliano che significa "comprare"?'):
+        s = read_signals(question, *lexicons)
+        assert s.forms == ("comprare",) and s.resources == ("sicilian",), question
