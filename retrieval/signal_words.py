@@ -125,7 +125,8 @@ def dialect_words(question: str, dialects: list[str], lexicon, dialect_lexicons:
 
 _MARKED = re.compile(r"\b(?:(?:il|lo|la|l'|al|del|dal|nel|per il|the) (siciliano|parmigiano|sicilian)|parola "
                      r"(siciliana|parmigiana)|(sicilian|parmigiano) word|in (siciliano|parmigiano|sicilian) "
-                     r"(?:con|come|as|with)) [«\"“]\s*([^»\"”]+?)\s*[»\"”]", re.IGNORECASE)
+                     r"(?:con|come|as|with)) (?:[«\"“]\s*([^»\"”]+?)\s*[»\"”]|'([^']+)'(?!\w))|\b(sicilian|parmigiano) "
+                     r"'([^']+)'(?!\w)", re.IGNORECASE)  # English: "Sicilian 'picciriddu'"
 _DIALECT_NAMES = {"siciliano": "sicilian", "siciliana": "sicilian", "sicilian": "sicilian"}
 
 
@@ -134,9 +135,10 @@ def marked_dialect_words(question: str, dialect_lexicons: dict) -> list[tuple[st
     found in that dialect's bank: a dialect word even where Italian writes the same."""
     found = []
     for match in _MARKED.finditer(question):
-        name = next(g for g in match.groups()[:-1] if g).lower()
+        found_groups = [g for g in match.groups() if g]
+        name, word = found_groups[0].lower(), found_groups[-1]  # «cori», 'cori' (English)
         dialect = _DIALECT_NAMES.get(name, "parmigiano")
-        hit = dialect_lexicons[dialect].lookup(match.group(5)) if dialect in dialect_lexicons else None
+        hit = dialect_lexicons[dialect].lookup(word) if dialect in dialect_lexicons else None
         if hit is not None and hit.match in ("exact", "case"):
             found.append((dialect, hit.form))
     return found

@@ -137,7 +137,7 @@ def _classes(text: str, table: dict) -> list[str]:
 
 
 # Question words that are also common verbs or adverbs ("compare", "come"): a question word only near the start.
-_WEAK_WH = {"come", "compare", "name", "list", "show", "find", "give", "count", "conta", "che", "cosa"}
+_WEAK_WH = {"come", "compare", "name", "list", "show", "find", "give", "count", "conta", "che", "cosa", "translate"}
 
 
 def _asks_what(text: str, wh: list[str]) -> bool:
