@@ -211,7 +211,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         forms = list(analysis.entities)
     sized, unsized = ending_size(text)  # "terminazioni di 2 lettere": a group key, no suffix «di»
     affixes, glue = _affixes(unsized, cues["affixes"])
-    affixes = affixes + [("suffix", m) for m in re.findall(r"(?<![\w-])-([^\W\d_]+)", text)]
+    affixes = affixes + [("suffix", m) for m in re.findall(r"(?<![\w-])-([^\W\d_]+)", text)] + [
+        ("prefix", m) for m in re.findall(r"(?<![\w-])([^\W\d_]+)-(?![\w-])", text)]  # "verbi in stra-"
     classes = _classes(text, cues["classes"])
     affixes = [a for a in dict.fromkeys(affixes) if not any(a[1].startswith(c.split()[0]) for c in classes)]
     affixes += [tuple(cues["classes"][c]) for c in classes]
