@@ -157,7 +157,7 @@ def main() -> None:
     if ranker is not None:
         print(f"{args.version}'s ranker: first choice right for {report['ranker_top1']:.3f}")
     if args.limit is None:
-        kind = "reworded" if reworded is not None else args.lang
+        kind = f"reworded-{args.reworded.stem}" if reworded is not None else args.lang
         name = "-".join([args.split] + ([kind] if kind != "it" else []) + ([args.version] if ranker else []))
         write_text_atomic(args.out / f"{name}.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
 
