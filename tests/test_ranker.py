@@ -236,3 +236,18 @@ def test_thresholds_replay_the_choice_and_prefer_the_faster_of_equals():
     assert replay([unsure, failed], 0.95, 0.95) == (0.5, 0.0)  # a generator with no answer leaves it to the top
     accept, fallback, right, skipped = choose(questions * 4)  # 16 questions: "within one" is within 1/16
     assert (right, skipped) == (0.75, 0.5) and accept <= 0.9 and fallback <= 0.45  # as right, and faster
+
+
+def test_paraphrase_lists_keep_their_record_gold_and_a_key_of_their_own():
+    from nl2sparql.data.dataset import load_dataset
+    from nl2sparql.optimize.ranker.examples import paraphrase_questions, questions_of
+
+    records = [r for r in load_dataset() if r.split == "train" and r.paraphrases][:5]
+    assert records, "train has curated paraphrases"
+    asked = paraphrase_questions(records, "paraphrases")
+    assert len(asked) == sum(len(texts) for r in records for texts in r.paraphrases.values())
+    by_id = {r.id: r for r in records}
+    for q in asked:
+        record_id, lang, _ = q.key.split(":")
+        assert q.sparql == by_id[record_id].sparql and q.question in by_id[record_id].paraphrases[lang]
+    assert not {q.key for q in asked} & {q.key for q in questions_of(records, "train")}

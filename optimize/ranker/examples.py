@@ -40,6 +40,12 @@ def questions_of(records: Iterable, source: str, languages: tuple[str, ...] = ("
     return out
 
 
+def paraphrase_questions(records: Iterable, source: str) -> list[Question]:
+    """Each record's curated paraphrases (`Record.paraphrases`), one list each, with the record's gold."""
+    return [Question(f"{r.id}:{lang}:p{i}", source, text, r.sparql, r.answer_variables)
+            for r in records for lang, texts in sorted(r.paraphrases.items()) for i, text in enumerate(texts)]
+
+
 def questions_as_evaluated(records: list, source: str) -> list[Question]:
     """Each record in the one language the eval asks it in (`eval.scoring.dspy_metric.examples` alternates)."""
     from nl2sparql.eval.scoring.dspy_metric import examples

@@ -43,6 +43,9 @@ class RankerJob:
     # ranker's top-1 (0.71 → 0.55 Italian, 0.68 → 0.54 English; label-0 changes only, or at the enumerator's ranks,
     # did not beat training without them either).
     negatives: bool = False
+    # Also train on the curated paraphrases of the train questions (each with its record's gold): other people's
+    # wordings of the same plans.
+    paraphrases: bool = False
 
 
 def work_dir(home: Path, kb_fingerprint: str, code: str) -> Path:
@@ -147,8 +150,8 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
     from nl2sparql.files import atomic_open
     from nl2sparql.kb.embedded import EmbeddedEndpoint
     from nl2sparql.kb.endpoint import EndpointConfig
-    from nl2sparql.optimize.ranker.examples import (add_negatives, build_lists, questions_as_evaluated,
-                                                   questions_of, read_lists)
+    from nl2sparql.optimize.ranker.examples import (add_negatives, build_lists, paraphrase_questions,
+                                                   questions_as_evaluated, questions_of, read_lists)
 
     started = time.perf_counter()
     parent = resolve_version(job.parent, root)
@@ -170,6 +173,8 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
 
         synth = [parse_record(d, "synth") for d in read_synth(Path(job.synth))][: job.synth_limit]
         sources["synth"] = questions_of(synth, "synth")
+    if job.paraphrases:
+        sources["paraphrases"] = paraphrase_questions(train_records, "paraphrases")
     for name, questions in sources.items():
         task = progress.add_task(f"{name} lists", total=len(questions)) if progress else None
         for _ in build_lists(questions, work / f"{name}.jsonl", store, negatives=job.negatives):

@@ -66,6 +66,8 @@ def optimize() -> None:
                    "choice on its answers (without it: by the ranker's precision on dev).")
 @click.option("--negatives", is_flag=True,
               help="ranker: also train on the gold plan's one-block changes (measured on dev: they lowered top-1).")
+@click.option("--paraphrases", is_flag=True,
+              help="ranker: also train on the curated paraphrases of the train questions (other wordings, same gold).")
 @store_option
 @click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
 def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
@@ -73,7 +75,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
                  val_limit: int, parent: str, resume: bool, tracking_uri: str | None, rank: int, learning_rate: float,
                  epochs: int, device: str, synth: Path | None, synth_ratio: float, synth_wordings: str,
                  compact_prompt: bool, followup_mode: str, dev_report: Path | None, negatives: bool,
-                 store_path: Path | None, as_json: bool) -> None:
+                 paraphrases: bool, store_path: Path | None, as_json: bool) -> None:
     """Compile, score parent and compiled program on dev side by side, and write a new version.
 
     \b
@@ -87,7 +89,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
     optimizer = optimizer or (interrupted_job() if resume else "bootstrap")
     if optimizer == "ranker":
         _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
-                store_path, tracking_uri, as_json, dev_report, negatives)
+                store_path, tracking_uri, as_json, dev_report, negatives, paraphrases)
         return
     learning_rate = 3e-4 if learning_rate is None else learning_rate
     epochs = 1 if epochs is None else epochs
@@ -112,7 +114,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
 
 
 def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
-            store_path, tracking_uri, as_json, dev_report=None, negatives=False) -> None:
+            store_path, tracking_uri, as_json, dev_report=None, negatives=False, paraphrases=False) -> None:
     from rich.progress import Progress
     from rich.table import Table
 
@@ -123,7 +125,8 @@ def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epoch
                     dev_split=dev_split, synth=str(synth) if synth else None, train_limit=train_limit,
                     dev_limit=dev_limit, epochs=RankerJob.epochs if epochs is None else epochs,
                     learning_rate=RankerJob.learning_rate if learning_rate is None else learning_rate, seed=seed,
-                    dev_report=str(dev_report) if dev_report else None, negatives=negatives)
+                    dev_report=str(dev_report) if dev_report else None, negatives=negatives,
+                    paraphrases=paraphrases)
     paths = resolve()
     with Progress(console=make_console(stderr=True), transient=True) as progress:
         version, figures = run_ranker_job(job, home=paths.home, root=paths.artifacts, store=store_path,
