@@ -20,13 +20,14 @@ import time
 from pathlib import Path
 
 DESIGN_SPLITS = ("train", "dev")
-_QUOTED = re.compile(r"«([^»]+)»|“([^”]+)”|\"([^\"]+)\"|(?<![\w])'([^']+)'(?![\w])")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
 _RESOURCES = {"sicil": "~sicil", "parm": "~parm", "elita": "elita", "sentix": "sentix", "compl-it": "compl-it"}
 
 
 def slot_values(question: str) -> list[str]:
     """What a rewording must keep: quoted words, numbers, and the resources named (by stem)."""
+    from nl2sparql.retrieval.patterns import _QUOTED
+
     values = [next(group for group in match.groups() if group) for match in _QUOTED.finditer(question)]
     values += _NUMBER.findall(question)
     lowered = question.lower()

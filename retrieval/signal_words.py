@@ -10,21 +10,20 @@ from nl2sparql.retrieval.patterns import _QUOTED  # its fourth group: an English
 ELIDED = {"l", "dell", "all", "dall", "nell", "sull", "un", "quell", "quest"}
 
 
-_QUOTE_SPAN = re.compile(r"«[^»]*»|“[^”]*”|\"[^\"]*\"|(?<![\w])'[^']*'(?![\w])")
-
-
 def reworded(question: str, rules: list[list[str]]) -> str:
     """The question in the wording the cues know (`cues.json` → rewrites: "numero totale di" is "numero di"); a
     quoted text is left as written ("nota «Usage: Voce gergale»" names a note, whatever a rule says of "voce
     gergale")."""
     for pattern, replacement in rules:
-        spans = [m.span() for m in _QUOTE_SPAN.finditer(question)]
-
-        def outside(match: re.Match, replacement: str = replacement, spans: list = spans) -> str:
-            inside = any(start < edge < end - 1 for start, end in spans for edge in (match.start(), match.end() - 1))
-            return match.group(0) if inside else match.expand(replacement)
-        question = re.sub(pattern, outside, question, flags=re.IGNORECASE)
+        spans = [m.span() for m in _QUOTED.finditer(question)]
+        question = re.sub(pattern, lambda m: m.group(0) if _inside(m, spans) else m.expand(replacement), question,
+                          flags=re.IGNORECASE)
     return question
+
+
+def _inside(match: re.Match, spans: list[tuple[int, int]]) -> bool:
+    """Whether a match begins or ends within a quoted text (one that holds a whole quote is outside it)."""
+    return any(start < edge < end - 1 for start, end in spans for edge in (match.start(), match.end() - 1))
 
 
 def split_elision(token: str) -> list[str]:

@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from nl2sparql.retrieval.patterns import _QUOTED
 from nl2sparql.retrieval.signal_words import (DIFFERENT, ELIDED, FUNCTION_WORDS, QUOTED, asks_defined,
                                               continued_affixes, definition_words, dialect_words, disjoined,
                                               ending_size, in_question_order, letter_class, marked_dialect_words,
@@ -245,7 +246,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
             resources.append(dialect)
     if "sentix" in resources and _has(text, "elita") and not _has(text, "sentix"):
         resources.remove("sentix")  # "polarity" of a question that names ELITA and not Sentix is ELITA's own
-    bare = re.sub(r"(?<![\w])'([^']+)'(?![\w])", r"«\1»", text)  # 'felicità' in English names a word, no emotion
+    bare = _QUOTED.sub(lambda m: f"«{m.group(4)}»" if m.group(4) else m.group(0), text)  # 'felicità' names a word
     bare = QUOTED.sub(lambda m: f" {m.group(1)} " if m.group(1).capitalize() in cues["emotions"] else " ", bare)
     emotions = in_question_order(bare, _hits(bare, cues["emotions"]), cues["emotions"])
     emotions = tuple(e for e in emotions if e.lower() not in {f.lower() for f in forms} or re.search(
