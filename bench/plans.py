@@ -63,6 +63,8 @@ def main() -> None:
     args = parser.parse_args()
     if (args.lang == "paraphrases" or args.reworded) and args.split not in ("train", "dev"):
         parser.error("paraphrases and rewordings are design material: train or dev only")
+    if args.reworded and not args.reworded.is_file():
+        parser.error(f"no rewordings file at {args.reworded} (make one with bench/reword.py)")
 
     from nl2sparql.data.dataset import load_dataset
     from nl2sparql.errors import Nl2SparqlError

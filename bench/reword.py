@@ -56,8 +56,12 @@ def main() -> None:
     from nl2sparql.modules.paraphrase import paraphraser
 
     done = set()
-    if out.exists():
-        done = {(row["id"], row["lang"]) for row in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+    for line in out.read_text(encoding="utf-8").splitlines() if out.exists() else []:
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue  # a line cut short by a stop: asked again
+        done.add((row["id"], row["lang"]))
     records = [r for r in load_dataset() if r.split == args.split][: args.limit]
     reword = paraphraser(resolve_lm(args.lm, temperature=0.0, max_tokens=96, cache=False))
     started, outcome = time.perf_counter(), {}
