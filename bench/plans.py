@@ -3,6 +3,7 @@
     python bench/plans.py --split dev [--lang it|en|both|eval|paraphrases] [--version V] [--limit N] [--out bench/plans-runs]
     python bench/plans.py --split dev --reworded /tmp/reworded-dev.jsonl   # wordings of `bench/reword.py`
     python bench/plans.py --synth ~/.nl2sparql/synth/seed-7/synth.jsonl   # pairs `nl2sparql data synth` drew
+    python bench/plans.py --outside bench/outside --half design [--lang eval]   # pairs written outside the enumerator
 
 For each record of the split, the question (Italian by default) goes through `read_signals` and `enumerate_plans`
 on the embedded KB; a question is covered when any candidate scores exact against the gold with the eval metric
@@ -11,11 +12,15 @@ and candidates per question, and checks every candidate with the read-only guard
 is the ceiling of a ranker that chooses among the candidates. Design on train and dev; run test and generalization
 once per version. Pairs drawn from the schema by `nl2sparql data synth` (`--synth`) are a design set of many more
 compositions than train holds (their wording is the synth templates', not people's); they write <out>/synth.json.
+`--outside` reads pairs in the dataset's record format written by authors who never saw the enumerator, its cues
+or the curated data (`bench/outside/README.md`); a stable hash of each id puts it in the `design` half (read its
+misses, design on them) or the `check` half (read only its counts), and writes <out>/outside-<half>[-<lang>].json.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import time
@@ -34,6 +39,19 @@ def _reworded(path: Path) -> dict[tuple[str, str], list[str]]:
         if row["verdict"] == "kept":
             found.setdefault((row["id"], row["lang"]), []).append(row["question"])
     return found
+
+
+def outside_half(record_id: str) -> str:
+    """`design` or `check`: a stable half of the outside pairs, by the id's hash."""
+    return "check" if int(hashlib.sha1(record_id.encode()).hexdigest(), 16) % 2 else "design"
+
+
+def _outside(path: Path, half: str) -> list:
+    from nl2sparql.data.dataset import read_jsonl
+
+    files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    records = [record for file in files for record in read_jsonl(file)]
+    return [r for r in records if half == "all" or outside_half(r.id) == half]
 
 
 def _questions(record, index: int, lang: str, reworded: dict | None) -> list[tuple[str, str]]:
@@ -57,6 +75,10 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--synth", type=Path, default=None, help="a synth.jsonl from `nl2sparql data synth` instead "
                         "of a split of the curated dataset")
+    parser.add_argument("--outside", type=Path, default=None,
+                        help="a file or folder of pairs written outside the project's design (bench/outside)")
+    parser.add_argument("--half", choices=["design", "check", "all"], default="design",
+                        help="with --outside: which half by id hash (default design; read only counts of check)")
     parser.add_argument("--version", default=None,
                         help="a version with a ranker: also count how often its first choice is right (top-1)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "plans-runs")
@@ -78,7 +100,12 @@ def main() -> None:
     from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons
     from nl2sparql.retrieval.signals import read_signals
 
-    if args.synth:
+    if args.outside and not args.outside.exists():
+        parser.error(f"no outside pairs at {args.outside}")
+    if args.outside:
+        args.split = "outside-" + args.half
+        records = _outside(args.outside, args.half)[: args.limit]
+    elif args.synth:
         from nl2sparql.data.dataset import parse_record
         from nl2sparql.data.synth.engine import read_synth
 

@@ -62,8 +62,9 @@ def word_sets(s: Signals) -> list[Words]:
                       if d in s.resources]  # "il lemmario parmigiano contiene «cani»": asked of the bank it names
         sets = named_bank + sets if s.bank_link else sets + named_bank
     named = [d for d in DIALECTS if d in s.resources]
-    if named and not s.forms and not s.dialect_forms:
-        sets += [Words(kind, (), p, bank=named[0]) for p, kind in product(pos, kinds)]
+    if named and not s.forms and not s.dialect_forms:  # "nel lemmario parmigiano, parole con la ö": its bank first
+        banked = [Words(kind, (), p, bank=named[0]) for p, kind in product(pos, kinds)]
+        sets = banked + sets if "lemma_banks" in s.catalogs else sets + banked
     return unique(sets)
 
 
@@ -154,6 +155,8 @@ def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
         linked = ("related" if relation else "word") if joined else None
         depth = "any" if s.any_depth and relation else "one"
         options.append(Senses(pos=label, relation=relation, linked=linked, depth=depth))
+        if linked == "related" and not s.forms:  # "i contrari delle parole di Gioia": the words joined, not theirs
+            options.append(Senses(pos=label, relation=relation, linked="word", depth=depth))
         if s.examples and not relation and "count" in s.operators:  # "quanti sensi … hanno un esempio"
             options.append(Senses(pos=label, linked=linked, requires=("example",)))
     if s.defined and not s.definition:  # "parole che hanno una definizione": senses with one, first
@@ -223,6 +226,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     per_pos = "count" in ops and len(base.words.pos) > 1 and not base.words.every_pos  # "quanti nomi, verbi e aggettivi …": a count per each
     # "le emozioni espresse da più di 100 parole": a threshold on the groups of a key the question names
     named_having = threshold is not None and s.comparison and set(s.keys) & {"emotionLabel", "pos", "polarity"}
+    if not s.keys:  # "Italian words with nine or more Parmigiano translations, how many each": before any group
+        plans += _per_word_having(base, s, per_word, counted, threshold)
     if "group" in ops or ("count" in ops and "top" in ops) or top_groups or per_pos or named_having:
         keys = []
         if (not base.words.pos or per_pos) and base.senses is None:
@@ -274,27 +279,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         key = "word" if base.senses is not None and not base.senses.relation else "italianWord"
         plans.insert(1, base.with_block(operator="ask_groups", columns=(key,), aggregates=(
             Aggregate("count", per_word, "count", distinct=True),), having=Filter("count", "value", threshold, op)))
-    if per_word and threshold is not None and (s.comparison or s.exactly) and not base.words.forms:
-        op = _bound(s)
-        aggregate = Aggregate("count", per_word, "count", distinct=True)
-        # "quanti sostantivi hanno almeno dieci sensi": the words that pass, counted (per CompL-it word too)
-        keys = ("italianWord", "word") if "count" in ops and base.senses is not None else \
-            ("italianWord",) if "count" in ops else ()
-        keys += ("lemma",) if keys and (base.senses is None or base.senses.linked) else ()  # per lemma too
-        for strict in ((op + "=", op) if s.inclusive else (op, op + "=")) if op != "=" else (op,):
-            plans += [base.with_block(operator="count_groups", columns=(key,), aggregates=(aggregate,),
-                                      having=Filter("count", "value", threshold, strict)) for key in keys]
-            plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,),
-                                         having=Filter("count", "value", threshold, strict)))
-            if base.senses is not None and per_word != counted:  # "verbi con più di 5 sensi e una traduzione
-                plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(  # parmigiana"
-                    Aggregate("count", counted, "count", distinct=True),), having=Filter("count", "value", threshold,
-                                                                                          strict)))
-            for dialect in [j.resource for j in base.joins if j.resource in DIALECTS and j.mode == "has"][:1]:
-                # "parole siciliane che traducono più di una parola italiana": per dialect word, its lemmas
-                plans.append(base.with_block(operator="group", columns=(f"{dialect}Word",), aggregates=(
-                    Aggregate("count", "lemma", "count", distinct=True),), having=Filter("count", "value", threshold,
-                                                                                          strict)))
+    if s.keys:  # a key named: its groups first, the words that pass after
+        plans += _per_word_having(base, s, per_word, counted, threshold)
     if ops & {"count", "top"} and len(base.words.forms) > 1:  # "confronta il numero di sensi di cane, gatto e
         aggregate = Aggregate("count", counted, "count", distinct=True)  # cavallo", "quale tra … ha più sensi"
         plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,)))
@@ -303,6 +289,11 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                                          order=(("count", "ascending" not in ops), ("italianWord", False)), limit=1))
     if "average" in ops and value and "group" not in ops:  # "the mean Sentix polarity of nouns": one row
         plans.append(base.with_block(operator="count", columns=(), aggregates=(Aggregate("avg", value_of, "average"),)))
+        if "count" in ops:  # "la polarità media delle parole in dis-, e quante sono": both, one row
+            rated = [f"{j.resource}Entry" for j in base.joins if j.resource in ("sentix", "elita") and j.mode == "has"]
+            plans += [base.with_block(operator="count", columns=(), aggregates=(
+                Aggregate("count", thing, "count", distinct=True), Aggregate("avg", value_of, "average")))
+                for thing in unique(rated[:1] + [counted])]
     if ops & {"min", "max"} and value:  # "il valore di polarità minimo dei nomi negativi"
         plans += statistics(base, s, value_of)
     if "average" in ops and per_word and not base.words.forms and not (value and (s.values or s.polarity)):
@@ -370,3 +361,32 @@ def _average_classes(base: Plan, s: Signals) -> list[Plan]:
     keys = [k for k in s.keys if k in ("emotionLabel", "pos")]
     return [plain.with_block(operator="group", columns=(key,), aggregates=(Aggregate("avg", value, "average"),),
                              having=Filter("average", "value", 0, side)) for key in keys]
+
+
+def _per_word_having(base: Plan, s: Signals, per_word: str | None, counted: str, threshold: float | None) -> list[Plan]:
+    """"Quanti sostantivi hanno almeno dieci sensi", "parole con nove o più traduzioni": the words whose count
+    passes a threshold (and how many of them)."""
+    if not (per_word and threshold is not None and (s.comparison or s.exactly) and not base.words.forms):
+        return []
+    plans, ops = [], s.operators
+    op = _bound(s)
+    aggregate = Aggregate("count", per_word, "count", distinct=True)
+    # "quanti sostantivi hanno almeno dieci sensi": the words that pass, counted (per CompL-it word too)
+    keys = ("italianWord", "word") if "count" in ops and base.senses is not None else \
+        ("italianWord",) if "count" in ops else ()
+    keys += ("lemma",) if keys and (base.senses is None or base.senses.linked) else ()  # per lemma too
+    for strict in ((op + "=", op) if s.inclusive else (op, op + "=")) if op != "=" else (op,):
+        plans += [base.with_block(operator="count_groups", columns=(key,), aggregates=(aggregate,),
+                                  having=Filter("count", "value", threshold, strict)) for key in keys]
+        plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,),
+                                     having=Filter("count", "value", threshold, strict)))
+        if base.senses is not None and per_word != counted:  # "verbi con più di 5 sensi e una traduzione
+            plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(  # parmigiana"
+                Aggregate("count", counted, "count", distinct=True),), having=Filter("count", "value", threshold,
+                                                                                      strict)))
+        for dialect in [j.resource for j in base.joins if j.resource in DIALECTS and j.mode == "has"][:1]:
+            # "parole siciliane che traducono più di una parola italiana": per dialect word, its lemmas
+            plans.append(base.with_block(operator="group", columns=(f"{dialect}Word",), aggregates=(
+                Aggregate("count", "lemma", "count", distinct=True),), having=Filter("count", "value", threshold,
+                                                                                      strict)))
+    return plans

@@ -17,7 +17,9 @@ def definition_filters(s: Signals, senses: Senses | None) -> list[Filter]:
     """The filters on a CompL-it definition the question asks for, one at a time (each a candidate reading)."""
     if senses is None or "definition" not in senses.requires:
         return []
-    return [Filter("definition", kind, value) for kind, value in s.definition[:4]]
+    plain = [Filter("definition", kind, value) for kind, value in s.definition[:4]]
+    # "una definizione che comincia con «strumento»" also finds "Strumento per …": the first read in any case too
+    return plain + [replace(f, fold=True) for f in plain[:1] if f.kind in ("prefix", "contains") and f.value.islower()]
 
 
 def same_form_filters(s: Signals, plan: Plan) -> tuple[Filter, ...]:
@@ -77,16 +79,26 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     if value_role and s.between and len(thresholds) == 2:  # "polarità compresa tra 0.2 e 0.4"
         filters += [Filter(value_role, "value", min(thresholds), ">="), Filter(value_role, "value", max(thresholds),
                                                                               "<=")]
-    elif value_role and thresholds:
-        filters.append(Filter(value_role, "value", thresholds[0], "=" if s.exactly else s.comparison or ">="))
+    elif value_role and thresholds:  # "sopra 0,5" leaves 0.5 out, "almeno 0,5" keeps it: the other bound after
+        value_op = "=" if s.exactly else _bound_op(s.comparison, s.inclusive)
+        filters.append(Filter(value_role, "value", thresholds[0], value_op))
+        other = other or ({">": ">=", "<": "<="}.get(value_op) if s.comparison and not s.inclusive else None)
     # "contiene la banca dei lemmi": a word after "contains" may name no letters at all
     loose = s.affixes and all(kind == "contains" and len(value) >= 4 for kind, value in s.affixes)
     sets = [tuple(filters)] + ([()] if filters and (loose or not s.affixes) and not s.length else [])
     if "absent" in s.operators and s.affixes:  # "avverbi che non finiscono in -mente": the affix negated
         sets.append(tuple(replace(f, negated=True) if f.kind != "value" else f for f in filters))
     if other:
-        sets.append(tuple(replace(f, op=other) if f.kind == "length" else f for f in filters))
+        bounded = "length" if s.length and lengths else "value"
+        sets.append(tuple(replace(f, op=other) if f.kind == bounded else f for f in filters))
     return sets
+
+
+def _bound_op(comparison: str | None, inclusive: bool) -> str:
+    """">" or "<" for "above"/"below", ">=" or "<=" when the bound itself passes; ">=" when no side is named."""
+    if comparison is None:
+        return ">="
+    return comparison if inclusive else comparison.rstrip("=")
 
 
 def whole_number(s: Signals, default: int | None = 1) -> int | None:

@@ -63,7 +63,8 @@ def multiwords(question: str, cues: dict, lexicon) -> list[str]:
 
 
 NEGATIONS = {"non", "né", "senza", "nessun", "nessuna", "nessuno", "privi", "prive", "not", "nor", "neither",
-             "without", "no", "lack", "lacks", "lacking", "never"}
+             "without", "no", "lack", "lacks", "lacking", "never", "missing", "absent", "manca", "mancano",
+             "mancanti", "assente", "assenti"}  # "ELITA words missing from Sentix", "assenti in Sentix"
 # a negation's scope ends at a conjunction, a clause mark or "other" ("non esprimono Gioia e hanno polarità Sentix": Sentix
 # is had); "né … né" and "ma non" open a new scope
 _SCOPE_ENDS = {"e", "ed", "ma", "and", "but", "però", "mentre", "while", "sia", "altre", "altri", "altra", "altro",

@@ -29,11 +29,12 @@ _SKIP = {"the", "a", "an", "with", "in", "per", "con", "il", "la", "le", "lo", "
          "una", "uno", "some", "any", "ciascuna", "ciascun", "ciascuno", "ogni", "each", "every", "più", "meno",
          "almeno", "more", "most", "least", "volte", "volta", "times", "twice", "triple", "triples"}
 GREATER = ("at least", "almeno", "above", "over", "more than", "greater", "higher than", "sopra", "più di", "oltre",
-           "superiore", "or higher", "o più", "or more", ">", "≥")
+           "superiore", "or higher", "o più", "or more", ">", "≥", "più alta di", "più alto di", "più alti di", "più alte di")
 LESS = ("at most", "below", "under", "less than", "fewer than", "lower than", "sotto", "meno di", "inferiore", "or lower",
-        "o meno", "<", "≤", "non superiore", "al massimo")
+        "o meno", "<", "≤", "non superiore", "al massimo", "più bassa di", "più basso di", "più bassi di",
+        "più basse di")
 INCLUSIVE = ("at least", "almeno", "o più", "or more", "or higher", "≥", "at most", "al massimo", "o meno", "or fewer",
-             "or lower", "non superiore", "non inferiore", "≤")  # the bound itself passes
+             "or lower", "non superiore", "non inferiore", "≤", "o superiore", "o inferiore", "or above", "or below")  # the bound itself passes
 
 
 @lru_cache(maxsize=1)
@@ -284,7 +285,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     longer = re.search(r"\bpiù (lung|cort)\w* (?:di|than) |\b(long|short)er than ", text) if _numbers(text) else None
     if longer:  # "più lunghe di 12 lettere": a length bound, not the longest
         comparison = ">=" if "lung" in longer.group(0) or "long" in longer.group(0) else "<="
-    if comparison and _numbers(text) and (longer or re.search(r"\b(?:più|meno|more|fewer|less) (?:di|than) ", text)):
+    if comparison and _numbers(text) and (longer or re.search(r"\b(?:più|meno|more|fewer|less)(?: (?:alt|bass)[aeio])? (?:di|than) |\b(?:higher|lower) than ", text)):
         operators -= {"top", "descending", "ascending"}  # "hanno più di dieci sensi": a threshold, not the most
     if not dialect_forms and lexicon is not None:
         dialect_forms = dialect_words(question, [r for r in resources if r in ("sicilian", "parmigiano")], lexicon,
@@ -300,6 +301,9 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if relations and not forms:  # "i sinonimi di paura … all'emozione Paura": the emotion's word is asked about too
         forms = [e.lower() for e in emotions if re.search(r"(?:\bdi|\bof) [«'\"]?(?:" + "|".join(  # "synonyms of fear"
             map(re.escape, [e.lower()] + cues["emotions"][e])) + r")\b", text)]
+        if forms and not _hits(text, {"elita": cues["resources"]["elita"]}):  # "iperonimi di rabbia": the word only
+            emotions = tuple(e for e in emotions if e.lower() not in forms)
+            resources = [r for r in resources if r != "elita" or emotions]
     if dialect_forms and "complit" in resources and not relations and \
             not any(_has(text, c) for c in ("compl-it", "complit", "definizion", "definition")):
         resources.remove("complit")  # "che cosa vuol dire il parmigiano rezdôra": its Italian word, not a sense

@@ -37,6 +37,10 @@ def _i(lang: str) -> int:
     return 1 if lang == "it" else 0
 
 
+_FUNCS = {"count": ("count", "numero"), "avg": ("average", "la media di"), "min": ("lowest", "il minimo di"),
+          "max": ("highest", "il massimo di"), "sum": ("sum of the", "la somma di")}
+
+
 def role_name(role: str, lang: str) -> str:
     return ROLES.get(role, (role, role))[_i(lang)]
 
@@ -146,8 +150,11 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
         listed = ", ".join(role_name(a.role, lang) for a in plan.aggregates)
         text += (f", {listed} listed in one cell" if en else f", {listed} elencati in una cella") + (
             f" per {shown}" if shown else "")
-    elif plan.operator == "count":
-        text += ", counted" if en else ", contati"
+    elif plan.operator == "count":  # "contati, con la media di valore di polarità": each aggregate said
+        said = [("counted" if en else "contati") if a.func == "count" else
+                (f"the {_FUNCS[a.func][0]} {role_name(a.role, lang)}" if en else
+                 f"{_FUNCS[a.func][1]} {role_name(a.role, lang)}") for a in plan.aggregates if a.func in _FUNCS]
+        text += ", " + (" and " if en else " e ").join(said or ["counted" if en else "contati"])
     elif plan.operator == "group":
         text += (f", counted per {shown}" if en else f", contati per {shown}")
     elif plan.operator == "count_groups" and plan.having is not None:
