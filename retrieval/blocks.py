@@ -159,8 +159,10 @@ def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
             options.append(Senses(pos=label, relation=relation, linked="word", depth=depth))
         if s.examples and not relation and "count" in s.operators:  # "quanti sensi … hanno un esempio"
             options.append(Senses(pos=label, linked=linked, requires=("example",)))
-    if s.defined and not s.definition:  # "parole che hanno una definizione": senses with one, first
-        options = [replace(o, requires=("definition",)) for o in options if not o.requires] + options
+    if s.defined and not s.definition:  # "parole che hanno una definizione": senses with one, first; a related
+        options = [replace(o, requires=("definition",), defined="related") for o in options  # word's own ("gli
+                   if o.relation and not o.requires] + [  # iperonimi di cane, con la loro definizione") before
+            replace(o, requires=("definition",)) for o in options if not o.requires] + options
     if s.definition:  # "definiti come usurati": the senses whose definition says it first, related at any depth too
         defined = [replace(o, requires=("definition",), defined="related" if o.relation else "word") for o in options]
         options = defined + [replace(o, depth="any") for o in defined if o.relation] + options
@@ -215,7 +217,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     # "i 10 lemmi più lunghi", "le terminazioni di 3 lettere più frequenti": the computed key asked first
     longest = ("length" in s.computed and "top" in ops) or any(c.startswith("ending") for c in s.computed)
     plans += computed(base, s, counted) if longest else []
-    if "top" in ops and not base.words.forms and not (value and (s.values or s.polarity)):
+    if "top" in ops and not base.words.forms and not (value and (s.values or s.polarity) and base.senses is None):
         plans += _top_counts(base, s, per_word or (counted if base.senses is not None else None))
     shown_sets = columns(base, s) if "ask" not in ops or len(plans) < 2 else []
     by_value = "top" in ops and value and not ops & {"count", "average", "group"}
@@ -321,8 +323,12 @@ def _top_values(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> li
     limits = [(shown, r, number or 1) for shown, r in ordered]
     if ordered and not number:  # no number: "la parola più negativa" is one, "le più negative" some (ten)
         limits.append((*ordered[0], 10))
-    return [base.with_block(columns=shown, order=((r, "ascending" not in s.operators), (shown[0], False)), limit=k)
-            for shown, r, k in limits]
+    plans = [base.with_block(columns=shown, order=((r, "ascending" not in s.operators), (shown[0], False)), limit=k)
+             for shown, r, k in limits]
+    if ordered and not number:  # "quali aggettivi hanno il punteggio più negativo": all that share it, after the one
+        plans.append(base.with_block(operator="extreme", columns=ordered[0][0],
+                                     order=((ordered[0][1], "ascending" not in s.operators),)))
+    return plans
 
 
 def _top_counts(base: Plan, s: Signals, counted: str | None) -> list[Plan]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from nl2sparql.data.plans.compile import BANKS, LEXICONS
 from nl2sparql.data.plans.model import Aggregate, Filter, Plan, Words
 from nl2sparql.kb.vocab import ELITA_GRAPH
-from nl2sparql.retrieval.column_blocks import DIALECTS
+from nl2sparql.retrieval.column_blocks import DIALECTS, unique
 from nl2sparql.retrieval.signals import Signals
 
 
@@ -33,7 +33,9 @@ def catalog_plans(s: Signals) -> list[Plan]:
         if catalog == "properties":  # of the resource named: ELITA's entries, Sentix's, or the lemma bank's lemmas
             catalog = next((f"{r}_properties" for r in ("elita", "sentix") if r in s.resources), "lemma_properties")
         words = Words(bank=dialect) if catalog == "bank_metadata" else Words()
-        plans += [Plan(words=words, meta=catalog, columns=c) for c in shown.get(catalog, [])]
+        named_columns = tuple(c for c in ("title", "description", "contributor", "license") if c in s.asks)
+        asked = [named_columns] if catalog == "bank_metadata" and named_columns else []  # "titolo, descrizione e
+        plans += [Plan(words=words, meta=catalog, columns=c) for c in unique(asked + shown.get(catalog, []))]  # autori"
         threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None) if s.comparison else None
         if (s.operators & {"count", "top"} or threshold) and catalog in COUNTED:
             key, counted = COUNTED[catalog]
@@ -41,6 +43,8 @@ def catalog_plans(s: Signals) -> list[Plan]:
             per_item = Plan(words=words, meta=catalog, operator="group" if key else "count", columns=key,
                             aggregates=(aggregate,))
             plans.append(per_item)
+            if catalog == "lexicons":  # "che lessici ci sono, in quale lingua e con quante voci"
+                plans.append(per_item.with_block(columns=("lexicon", "language")))
             if key and "top" in s.operators:  # "quale grafo contiene più triple"
                 k = next((int(n) for n in s.numbers if n >= 1 and n == int(n)), 1)
                 plans.append(per_item.with_block(order=(("count", "ascending" not in s.operators), (key[0], False)),

@@ -56,6 +56,7 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
             if plan.senses.relation else [
             *defined,  # "quali parole hanno una definizione che …": the words first
             definition + examples, ("italianWord", "definition"), ("sense", "definition")] + (
+            [examples, ("italianWord", *examples)] if examples else []) + (
             [definition + examples + tuple(attributes)] if attributes else [])
         if plan.senses.relation and not plan.words.forms:  # "quali parole hanno un contrario": the words, and each
             options += [("italianWord",), ("italianWord", word)]  # with the related one

@@ -42,6 +42,10 @@ def computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
         if "top" in s.operators:  # "le lunghezze più frequenti"
             plans.append(per_length.with_block(order=(("count", "ascending" not in s.operators), ("length", False)),
                                                limit=whole_number(s)))
+    if "gap" in s.computed and base.join("elita") and base.join("sentix"):  # "dove ELITA e Sentix sono più in
+        k = whole_number(s, None)  # disaccordo": the words by the distance between their two values
+        plans += [base.with_block(columns=shown, order=(("gap", True), ("italianWord", False)), limit=k or 10)
+                  for shown in (("italianWord", "gap"), ("italianWord", "elitaValue", "sentixValue", "gap"))]
     if "length" in s.computed and "top" in s.operators:
         k = whole_number(s)
         longest = "ascending" not in s.operators

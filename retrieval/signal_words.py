@@ -249,7 +249,9 @@ def ending_size(text: str) -> tuple[int | None, str]:
 
 # "parole che hanno una definizione in CompL-it", "ricevono una definizione", "defined in CompL-it": senses defined
 _DEFINED = re.compile(r"\b(?:hanno|ha|abbiano|con|ricevono|riceve|have|has|with|get|gets|receive|sia|e|and) "
-                      r"(?:una |a )?(?:definizion|definition)|\bdefinit[oaie]\b(?! come)|\bdefined\b(?! as)")
+                      r"(?:una |a )?(?:definizion|definition)|\bdefinit[oaie]\b(?! come)|\bdefined\b(?! as)|"
+                      r"\b(?:anche|also|include|including|con|with) (?:la |le |the |its |their |la loro |le loro )?"
+                      r"(?:definizion|definition)")  # "dammi anche la definizione dell'iperonimo"
 
 
 # "lemmi con parti del discorso diverse", "different parts of speech": more than one (a threshold of 1)

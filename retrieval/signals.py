@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from nl2sparql.retrieval.patterns import _QUOTED
+from nl2sparql.retrieval.question_words import GREATER, INCLUSIVE, LESS, asked_words
 from nl2sparql.retrieval.signal_words import (DIFFERENT, ELIDED, FUNCTION_WORDS, QUOTED, asks_defined,
                                               continued_affixes, definition_words, dialect_words, disjoined,
                                               ending_size, in_question_order, letter_class, marked_dialect_words,
@@ -28,14 +29,6 @@ _SKIP = {"the", "a", "an", "with", "in", "per", "con", "il", "la", "le", "lo", "
          "lettera", "lettere", "prefix", "suffix", "prefisso", "suffisso", "sequence", "sequenza", "string", "in:", "un",
          "una", "uno", "some", "any", "ciascuna", "ciascun", "ciascuno", "ogni", "each", "every", "più", "meno",
          "almeno", "more", "most", "least", "volte", "volta", "times", "twice", "triple", "triples"}
-GREATER = ("at least", "almeno", "above", "over", "more than", "greater", "higher than", "sopra", "più di", "oltre",
-           "superiore", "or higher", "o più", "or more", ">", "≥", "più alta di", "più alto di", "più alti di", "più alte di")
-LESS = ("at most", "below", "under", "less than", "fewer than", "lower than", "sotto", "meno di", "inferiore", "or lower",
-        "o meno", "<", "≤", "non superiore", "al massimo", "più bassa di", "più basso di", "più bassi di",
-        "più basse di")
-INCLUSIVE = ("at least", "almeno", "o più", "or more", "or higher", "≥", "at most", "al massimo", "o meno", "or fewer",
-             "or lower", "non superiore", "non inferiore", "≤", "o superiore", "o inferiore", "or above", "or below")  # the bound itself passes
-
 
 @lru_cache(maxsize=1)
 def load_cues(path: Path = CUES_FILE) -> dict:
@@ -301,9 +294,11 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if relations and not forms:  # "i sinonimi di paura … all'emozione Paura": the emotion's word is asked about too
         forms = [e.lower() for e in emotions if re.search(r"(?:\bdi|\bof) [«'\"]?(?:" + "|".join(  # "synonyms of fear"
             map(re.escape, [e.lower()] + cues["emotions"][e])) + r")\b", text)]
-        if forms and not _hits(text, {"elita": cues["resources"]["elita"]}):  # "iperonimi di rabbia": the word only
-            emotions = tuple(e for e in emotions if e.lower() not in forms)
-            resources = [r for r in resources if r != "elita" or emotions]
+    asked = asked_words(text, emotions, relations, resources, cues)  # "iperonimi di rabbia", "cosa vuol dire
+    if asked:  # tristezza": the word is asked about, no emotion
+        forms = forms or asked
+        emotions = tuple(e for e in emotions if e.lower() not in asked)
+        resources = [r for r in resources if r != "elita" or emotions]
     if dialect_forms and "complit" in resources and not relations and \
             not any(_has(text, c) for c in ("compl-it", "complit", "definizion", "definition")):
         resources.remove("complit")  # "che cosa vuol dire il parmigiano rezdôra": its Italian word, not a sense

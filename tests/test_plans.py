@@ -42,6 +42,12 @@ OPERATORS = {
     "count groups": Plan(senses=Senses(pos="noun"), operator="count_groups", columns=("italianWord",),
                          aggregates=(Aggregate("count", "sense", "count", distinct=True),),
                          having=Filter("count", "value", 2, ">=")),
+    "extreme": Plan(words=Words(pos=("adjective",)), joins=(Join("sentix"),), operator="extreme",
+                    columns=("italianWord",), order=(("polarityValue", False),)),
+    "count and average": Plan(joins=(Join("sentix"),), filters=(Filter("italianWord", "prefix", "dis"),),
+                              operator="count", columns=(), aggregates=(
+                                  Aggregate("count", "sentixEntry", "count", distinct=True),
+                                  Aggregate("avg", "polarityValue", "average"))),
 }
 
 

@@ -72,3 +72,58 @@ def test_a_count_and_an_average_in_one_row(endpoint, enumerated):
     texts = [c.plan.text() for c in enumerated("Qual è la polarità media in Sentix delle parole che iniziano con "
                                                "'dis'? E quante sono?")]
     assert plan.text() in texts
+
+
+def test_every_word_at_the_extreme_value_ties_included(endpoint, enumerated):
+    plan = Plan(words=Words(pos=("adjective",)), joins=(Join("sentix"),), operator="extreme", columns=("italianWord",),
+                order=(("polarityValue", False),))
+    lowest = endpoint.execute(compile_plan(plan)).rows
+    minimum = endpoint.execute(compile_plan(Plan(words=Words(pos=("adjective",)), joins=(Join("sentix"),),
+                                                 operator="count", columns=(),
+                                                 aggregates=(Aggregate("min", "polarityValue", "low"),)))).rows
+    tied = endpoint.execute(compile_plan(Plan(words=Words(pos=("adjective",)), joins=(Join("sentix"),),
+                                              columns=("italianWord",), filters=(
+                                                  Filter("polarityValue", "value", float(minimum[0][0].value), "="),))))
+    assert len(lowest) > 1 and {r[0].value for r in lowest} == {r[0].value for r in tied.rows}
+    texts = [c.plan.text() for c in enumerated("Quali aggettivi hanno il punteggio più negativo di tutto Sentix?")]
+    assert any("at the extreme" in t for t in texts)
+
+
+@pytest.mark.parametrize("question, form", [("Cosa significa tavolo?", "tavolo"), ("Cosa vuol dire angoscia?", "angoscia"),
+                                            ("Cosa vuol dire tristezza?", "tristezza")])
+def test_what_a_word_means_names_the_word_not_an_emotion(lexicons, question, form):
+    s = read_signals(question, *lexicons)
+    assert s.forms == (form,) and s.emotions == () and s.resources == ("complit",)
+
+
+def test_what_a_resource_says_of_a_word_asks_that_resource_only(lexicons):
+    s = read_signals("What does Sentix say about 'felicità' - polarity score and class?", *lexicons)
+    assert s.forms == ("felicità",) and s.resources == ("sentix",)
+
+
+def test_split_across_classes_groups_and_no_spaces_is_one_word(lexicons):
+    assert "group" in read_signals("How are the Sentix entries split across polarity classes?", *lexicons).operators
+    assert "group" in read_signals("Come sono ripartite le voci di Sentix tra le classi di polarità?",
+                                   *lexicons).operators
+    s = read_signals("qual è la parola più lunga di tutta la banca lemmi (parole singole, niente spazi)?", *lexicons)
+    assert s.single_word and s.forms == () and ("contains", " ") not in s.affixes
+
+
+def test_examples_alone_the_related_words_definition_and_a_gap_between_two_values(enumerated):
+    examples = [c.plan.text() for c in enumerated("mi servono degli esempi d'uso della parola 'casa'")]
+    assert any(t.endswith("list example") for t in examples)
+    defined = [c.plan for c in enumerated("La quercia è un tipo di che cosa? Dammi anche la definizione "
+                                          "dell'iperonimo")]
+    assert any(p.senses.defined == "related" and p.columns == ("hypernymWord", "definition") for p in defined)
+    gaps = [c.plan for c in enumerated("Which 5 words show the biggest gap between their ELITA and Sentix "
+                                       "polarity scores?")]
+    assert any(p.order and p.order[0] == ("gap", True) and p.limit == 5 for p in gaps)
+
+
+def test_a_catalog_shows_the_columns_named_and_lexicons_count_per_language(enumerated):
+    named = [c.plan.columns for c in enumerated("Mi servono titolo, descrizione e contributori della collezione "
+                                                 "di lemmi parmigiani")]
+    assert ("title", "description", "contributor") in named
+    per_language = [c.plan for c in enumerated("Che lessici dialettali ci sono, in quale lingua e con quante "
+                                                "entry ciascuno?")]
+    assert any(p.operator == "group" and p.columns == ("lexicon", "language") for p in per_language)

@@ -23,7 +23,9 @@ COMPUTED = {"initial": ("italianWord", "LCASE(SUBSTR(STR(?italianWord), 1, 1))")
                for n in (2, 3, 4)},
             # a written form's language tag ("it", "scn", "roa"), of the Italian or the dialect word
             **{f"{w}Tag" if w != "italian" else "languageTag": (f"{w}Word", f"LANG(?{w}Word)")
-               for w in ("italian", "sicilian", "parmigiano")}}
+               for w in ("italian", "sicilian", "parmigiano")},
+            # how far ELITA's and Sentix's values of a word lie apart ("dove ELITA e Sentix sono più in disaccordo")
+            "gap": (("elitaValue", "sentixValue"), "ABS(?elitaValue - ?sentixValue)")}
 
 
 def literal(text: str, lang: str | None = None) -> str:
@@ -66,7 +68,8 @@ def used_roles(plan: Plan) -> set[str]:
         roles.add("pos")
     if plan.words.every_pos or plan.words.without_pos:
         roles.add("italianWord")
-    roles |= {COMPUTED[r][0] for r in roles if r in COMPUTED}
+    bases = [COMPUTED[r][0] for r in roles if r in COMPUTED]
+    roles |= {b for base in bases for b in ((base,) if isinstance(base, str) else base)}
     return roles - {a.name for a in plan.aggregates} - {"*"}
 
 
@@ -288,8 +291,13 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     else:
         columns = [names.var(c) for c in plan.columns] if plan.operator != "count" else []
         columns += [_aggregate(a, names) for a in plan.aggregates]
-        distinct = "DISTINCT " if plan.distinct and plan.operator == "list" else ""
+        distinct = "DISTINCT " if plan.distinct and plan.operator in ("list", "extreme") else ""
         head = f"SELECT {distinct}{' '.join(columns)} WHERE {{"
+    if plan.operator == "extreme":  # every row at the lowest (highest) value, ties included: the value found first
+        role, descending = plan.order[0]
+        found = f"SELECT ({'MAX' if descending else 'MIN'}({names.var(role)}) AS ?extreme) WHERE {{"
+        body = "\n".join(["  {", "  " + found, "\n".join("    " + line for line in lines), "  }", "  }", body,
+                          f"  FILTER({names.var(role)} = ?extreme)"])
     if plan.operator in ("count_groups", "ask_groups"):
         head = f"SELECT {' '.join(names.var(c) for c in plan.columns)} WHERE {{"
     if plan.operator == "share":
@@ -303,7 +311,7 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
         target = "*" if aggregate.role == "*" else names.var(aggregate.role)
         call = f"{aggregate.func.upper()}({'DISTINCT ' if aggregate.distinct else ''}{target})"
         tail.append(f"HAVING ({call} {having.op} {number(float(having.value))})")
-    if plan.order and plan.operator != "ask":
+    if plan.order and plan.operator not in ("ask", "extreme"):
         keys = [(f"?{r}" if r in {a.name for a in plan.aggregates} else names.var(r), d) for r, d in plan.order]
         tail.append("ORDER BY " + " ".join(f"DESC({v})" if d else v for v, d in keys))
     if plan.limit is not None and plan.operator != "ask":

@@ -115,7 +115,8 @@ class Plan:
     # list, count, ask, group; count_groups: how many groups of `columns` pass `having` (a subquery: "how many
     # nouns have at least ten senses"); average_groups: the mean of the aggregate over the groups ("how many senses
     # has a verb on average"); ask_groups: whether any group passes `having` ("il verbo correre ha più di tre sensi?");
-    # share: the percentage of the set's lemmas that have the resource joined as `covered` ("quanti su cento …")
+    # share: the percentage of the set's lemmas that have the resource joined as `covered` ("quanti su cento …");
+    # extreme: the columns of every row whose `order` role is at its lowest (highest, descending), ties included
     operator: str = "list"
     aggregates: tuple[Aggregate, ...] = ()
     having: Filter | None = None  # on an aggregate's name
@@ -144,7 +145,7 @@ class Plan:
                 "count_groups": "count groups by " + ", ".join(self.columns),
                 "ask_groups": "ask groups by " + ", ".join(self.columns),
                 "average_groups": "average over groups by " + ", ".join(self.columns),
-                "share": "share in percent"}[self.operator]
+                "share": "share in percent", "extreme": "list " + ", ".join(shown) + " at the extreme"}[self.operator]
         if self.aggregates:
             head += " " + ", ".join(f"{a.func}{' distinct' if a.distinct else ''}({a.role}) as {a.name}"
                                     for a in self.aggregates)

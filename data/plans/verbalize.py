@@ -22,7 +22,8 @@ ROLES = {"italianWord": ("written form", "forma scritta"), "lemma": ("lemma", "l
          **{f"ending{n}": (f"last {n} letters", f"ultime {n} lettere") for n in (2, 3, 4)},
          "languageTag": ("language tag", "tag di lingua"), "sicilianTag": ("Sicilian language tag", "tag di lingua "
                                                                          "siciliano"),
-         "parmigianoTag": ("Parmigiano language tag", "tag di lingua parmigiano")}
+         "parmigianoTag": ("Parmigiano language tag", "tag di lingua parmigiano"),
+         "gap": ("gap between the ELITA and Sentix values", "distanza tra valore ELITA e valore Sentix")}
 DIALECTS = {"sicilian": ("Sicilian", "siciliana", "siciliano"), "parmigiano": ("Parmigiano", "parmigiana",
                                                                                "parmigiano")}
 POLARITY = {"Positive": ("positive", "positive"), "Negative": ("negative", "negative"),
@@ -165,6 +166,11 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
         bound = f"{plan.having.op} {plan.having.value:g}"
         text += (f": is there any {shown} with a count {bound}?" if en
                  else f": esiste un {shown} con un numero {bound}?")
+    elif plan.operator == "extreme" and plan.order:
+        role, descending = plan.order[0]
+        side = ("highest" if descending else "lowest") if en else ("più alto" if descending else "più basso")
+        text += (f": {shown}, those with the {side} {role_name(role, lang)} (ties included)" if en
+                 else f": {shown}, quelli con il {role_name(role, lang)} {side} (tutti i pari merito)")
     elif plan.operator == "share":
         text += ", in percent" if en else ", in percentuale"
     elif plan.operator == "average_groups":

@@ -1,0 +1,27 @@
+"""Words of a question read beside the cue tables: the bounds of a comparison ("sopra", "almeno", "or below") and
+the emotion words a meaning or a relation is asked of ("cosa vuol dire tristezza", "iperonimi di rabbia")."""
+
+from __future__ import annotations
+
+import re
+
+GREATER = ("at least", "almeno", "above", "over", "more than", "greater", "higher than", "sopra", "più di", "oltre",
+           "superiore", "or higher", "o più", "or more", ">", "≥", "più alta di", "più alto di", "più alti di",
+           "più alte di")
+LESS = ("at most", "below", "under", "less than", "fewer than", "lower than", "sotto", "meno di", "inferiore", "or lower",
+        "o meno", "<", "≤", "non superiore", "al massimo", "più bassa di", "più basso di", "più bassi di",
+        "più basse di")
+# the bound itself passes
+INCLUSIVE = ("at least", "almeno", "o più", "or more", "or higher", "≥", "at most", "al massimo", "o meno", "or fewer",
+             "or lower", "non superiore", "non inferiore", "≤", "o superiore", "o inferiore", "or above", "or below")
+
+_MEANING = ("significa", "significato", "vuol dire", "define", "definisci", "definizion", "definition", "meaning")
+
+
+def asked_words(text: str, emotions: tuple, relations: tuple, resources: list, cues: dict) -> list[str]:
+    """Emotion words a relation or a meaning is asked of right after its cue, in a question that names no ELITA."""
+    if not emotions or any(re.search(r"(?<![\w])" + re.escape(c), text) for c in cues["resources"]["elita"]):
+        return []
+    heads = [c for r in relations for c in cues["relations"][r]] + (list(_MEANING) if "complit" in resources else [])
+    return [e.lower() for e in emotions if any(re.search(
+        rf"{re.escape(h.strip())}\w*\s+(?:(?:di|of|del|della|per)\s+)?[«'\"]?{e.lower()}\b", text) for h in heads)]
