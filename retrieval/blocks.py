@@ -326,8 +326,8 @@ def _top_values(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> li
     plans = [base.with_block(columns=shown, order=((r, "ascending" not in s.operators), (shown[0], False)), limit=k)
              for shown, r, k in limits]
     if ordered and not number:  # "quali aggettivi hanno il punteggio più negativo": all that share it, after the one
-        plans.append(base.with_block(operator="extreme", columns=ordered[0][0],
-                                     order=((ordered[0][1], "ascending" not in s.operators),)))
+        plans.insert(1, base.with_block(operator="extreme", columns=ordered[0][0],
+                                        order=((ordered[0][1], "ascending" not in s.operators),)))
     return plans
 
 

@@ -367,7 +367,8 @@ def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
         listed = bool(found) and (tokens[index - 1] == found[-1] or (
             index > 1 and previous.lower() in ("e", "and", "o", "or") and tokens[index - 2] == found[-1]))
         subject = index == 0 and len(tokens) > 1 and (tokens[1].lower() in ("è", "is") or len(tokens) <= 4 or re.match(
-            r"\s*\S+\s*:", question) is not None)  # "Costume è un tipo di …?", "Comprare in siciliano?", "Fratello: …"
+            r"\s*\S+\s*:|\s*\S+ in (?:dialetto )?(?:parmigiano|siciliano)\b", question, re.IGNORECASE) is not None)
+        # "Costume è un tipo di …?", "Comprare in siciliano?", "Fratello: …", "vino in dialetto parmigiano, …"
         if previous.lower() not in before and word not in glossed and not listed and not subject:
             continue
         if len(word) < 3 or word in stop or word in NUMBER_WORDS:

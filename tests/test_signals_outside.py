@@ -127,3 +127,16 @@ def test_a_catalog_shows_the_columns_named_and_lexicons_count_per_language(enume
     per_language = [c.plan for c in enumerated("Che lessici dialettali ci sono, in quale lingua e con quante "
                                                 "entry ciascuno?")]
     assert any(p.operator == "group" and p.columns == ("lexicon", "language") for p in per_language)
+
+
+def test_preambles_examples_and_as_many_as(lexicons):
+    many = read_signals("quali parole hanno ben tre emozioni diverse?", *lexicons)
+    assert many.forms == () and many.comparison == ">=" and many.inclusive and many.numbers == (3.0,)
+    assert read_signals("vino in dialetto parmigiano, tutte le traduzioni", *lexicons).forms == ("vino",)
+    example = read_signals("Sto cercando aggettivi in -oso lunghi fra 6 e 8 lettere, tipo 'noioso'.", *lexicons)
+    assert example.forms == () and ("suffix", "oso") in example.affixes
+    preamble = read_signals("Per un esperimento su emozioni miste: ci sono parole che in ELITA sono legate sia alla "
+                            "gioia che all'amore?", *lexicons)
+    assert preamble.forms == () and preamble.emotions == ("Gioia", "Amore")
+    curated = read_signals("chi ha curato il lemmario parmigiano e come si chiama ufficialmente?", *lexicons)
+    assert {"title", "contributor"} <= set(curated.asks)
