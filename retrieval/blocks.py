@@ -18,7 +18,7 @@ from nl2sparql.data.plans.model import (
 )
 from nl2sparql.retrieval.column_blocks import DIALECTS, columns, unique
 from nl2sparql.retrieval.computed_blocks import computed, statistics, concatenated
-from nl2sparql.retrieval.filter_blocks import whole_number
+from nl2sparql.retrieval.filter_blocks import bound_op, whole_number
 from nl2sparql.retrieval.signals import Signals
 
 COMPLIT_POS = ("noun", "verb", "adjective", "adverb")
@@ -268,7 +268,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 entries = Aggregate("count", f"{base.joins[0].resource}Entry", "count", distinct=True)
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(entries,)))
             if threshold is not None and s.comparison and key != "italianWord":  # "categories with fewer than 20"
-                op = _bound(s) + ("=" if s.inclusive else "")
+                op = bound_op(s, "=")
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
                                              having=Filter("count", "value", threshold, op)))
             if "top" in ops:
@@ -277,7 +277,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                                              order=(("count", "ascending" not in ops), (key, False)), limit=k))
     if "ask" in ops and per_word and threshold is not None and (s.comparison or s.exactly):
         # "il verbo correre ha più di tre sensi?": whether the word's count passes
-        op = _bound(s) + ("=" if s.inclusive else "")
+        op = bound_op(s, "=")
         key = "word" if base.senses is not None and not base.senses.relation else "italianWord"
         plans.insert(1, base.with_block(operator="ask_groups", columns=(key,), aggregates=(
             Aggregate("count", per_word, "count", distinct=True),), having=Filter("count", "value", threshold, op)))

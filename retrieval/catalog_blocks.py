@@ -8,6 +8,7 @@ from nl2sparql.data.plans.compile import BANKS, LEXICONS
 from nl2sparql.data.plans.model import Aggregate, Filter, Plan, Words
 from nl2sparql.kb.vocab import ELITA_GRAPH
 from nl2sparql.retrieval.column_blocks import DIALECTS, unique
+from nl2sparql.retrieval.filter_blocks import bound_op
 from nl2sparql.retrieval.signals import Signals
 
 
@@ -50,7 +51,7 @@ def catalog_plans(s: Signals) -> list[Plan]:
                 plans.append(per_item.with_block(order=(("count", "ascending" not in s.operators), (key[0], False)),
                                                  limit=k))
             if key and threshold:  # "quanti grafi hanno più di 10000 triple": the items that pass, and how many
-                bound = (">" if s.comparison == ">=" else "<") + ("=" if s.inclusive else "")
+                bound = bound_op(s, "=")
                 passing = per_item.with_block(having=Filter("count", "value", threshold, bound))
                 plans += [passing] + ([passing.with_block(operator="count_groups")] if "count" in s.operators else [])
             if key:  # "quanti grafi ci sono": the items themselves counted

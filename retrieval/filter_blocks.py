@@ -71,7 +71,7 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
         filters += [Filter(word_role, "length", min(lengths), ">="), Filter(word_role, "length", max(lengths), "<=")]
     other = None  # "almeno 15 lettere" passes 15 itself, "più di 15" does not: the other bound is tried after
     if not (s.between and s.length and len(lengths) == 2) and s.length and lengths:
-        op = {">=": ">=" if s.inclusive else ">", "<=": "<=" if s.inclusive else "<"}.get(s.comparison or "", "=")
+        op = bound_op(s, "=")
         other = {">=": ">", ">": ">=", "<": "<=", "<=": "<"}.get(op)
         if op == "<" and not s.inclusive:
             op, other = "<=", "<"  # the reading kept before: "<=" first
@@ -80,7 +80,7 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
         filters += [Filter(value_role, "value", min(thresholds), ">="), Filter(value_role, "value", max(thresholds),
                                                                               "<=")]
     elif value_role and thresholds:  # "sopra 0,5" leaves 0.5 out, "almeno 0,5" keeps it: the other bound after
-        value_op = "=" if s.exactly else _bound_op(s.comparison, s.inclusive)
+        value_op = "=" if s.exactly else bound_op(s, ">=")
         filters.append(Filter(value_role, "value", thresholds[0], value_op))
         other = other or ({">": ">=", "<": "<="}.get(value_op) if s.comparison and not s.inclusive else None)
     # "contiene la banca dei lemmi": a word after "contains" may name no letters at all
@@ -94,11 +94,12 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     return sets
 
 
-def _bound_op(comparison: str | None, inclusive: bool) -> str:
-    """">" or "<" for "above"/"below", ">=" or "<=" when the bound itself passes; ">=" when no side is named."""
-    if comparison is None:
-        return ">="
-    return comparison if inclusive else comparison.rstrip("=")
+def bound_op(s: Signals, default: str) -> str:
+    """The comparison a threshold is read with: ">" or "<" for "più di", "sopra", "below"; ">=" or "<=" when the
+    bound itself passes ("almeno", "pari o superiore"); `default` when the question names no side."""
+    if s.comparison is None:
+        return default
+    return s.comparison if s.inclusive else s.comparison.rstrip("=")
 
 
 def whole_number(s: Signals, default: int | None = 1) -> int | None:

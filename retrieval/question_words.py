@@ -19,9 +19,8 @@ _MEANING = ("significa", "significato", "vuol dire", "define", "definisci", "def
 
 
 def asked_words(text: str, emotions: tuple, relations: tuple, resources: list, cues: dict) -> list[str]:
-    """Emotion words a relation or a meaning is asked of right after its cue, in a question that names no ELITA."""
-    if not emotions or any(re.search(r"(?<![\w])" + re.escape(c), text) for c in cues["resources"]["elita"]):
-        return []
+    """Emotion words a relation or a meaning is asked of right after its cue (the caller asks it only of a question
+    that names no ELITA)."""
     heads = [c for r in relations for c in cues["relations"][r]] + (list(_MEANING) if "complit" in resources else [])
     return [e.lower() for e in emotions if any(re.search(
         rf"{re.escape(h.strip())}\w*\s+(?:(?:di|of|del|della|per)\s+)?[«'\"]?{e.lower()}\b", text) for h in heads)]

@@ -278,7 +278,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     longer = re.search(r"\bpiù (lung|cort)\w* (?:di|than) |\b(long|short)er than ", text) if _numbers(text) else None
     if longer:  # "più lunghe di 12 lettere": a length bound, not the longest
         comparison = ">=" if "lung" in longer.group(0) or "long" in longer.group(0) else "<="
-    if comparison and _numbers(text) and (longer or re.search(r"\b(?:più|meno|more|fewer|less)(?: (?:alt|bass)[aeio])? (?:di|than) |\b(?:higher|lower) than ", text)):
+    if comparison and _numbers(text) and (longer or re.search(
+            r"\b(?:più|meno|more|fewer|less)(?: (?:alt|bass)[aeio])? (?:di|than) |\b(?:higher|lower) than ", text)):
         operators -= {"top", "descending", "ascending"}  # "hanno più di dieci sensi": a threshold, not the most
     if not dialect_forms and lexicon is not None:
         dialect_forms = dialect_words(question, [r for r in resources if r in ("sicilian", "parmigiano")], lexicon,
@@ -294,8 +295,9 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if relations and not forms:  # "i sinonimi di paura … all'emozione Paura": the emotion's word is asked about too
         forms = [e.lower() for e in emotions if re.search(r"(?:\bdi|\bof) [«'\"]?(?:" + "|".join(  # "synonyms of fear"
             map(re.escape, [e.lower()] + cues["emotions"][e])) + r")\b", text)]
-    asked = asked_words(text, emotions, relations, resources, cues)  # "iperonimi di rabbia", "cosa vuol dire
-    if asked:  # tristezza": the word is asked about, no emotion
+    asked = [] if _hits(text, {"elita": cues["resources"]["elita"]}) else asked_words(  # "iperonimi di rabbia",
+        text, emotions, relations, resources, cues)
+    if asked:  # "cosa vuol dire tristezza": the word is asked about, no emotion
         forms = forms or asked
         emotions = tuple(e for e in emotions if e.lower() not in asked)
         resources = [r for r in resources if r != "elita" or emotions]

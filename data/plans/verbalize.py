@@ -38,8 +38,8 @@ def _i(lang: str) -> int:
     return 1 if lang == "it" else 0
 
 
-_FUNCS = {"count": ("count", "numero"), "avg": ("average", "la media di"), "min": ("lowest", "il minimo di"),
-          "max": ("highest", "il massimo di"), "sum": ("sum of the", "la somma di")}
+_FUNCS = {"avg": ("average", "la media di"), "min": ("lowest", "il minimo di"), "max": ("highest", "il massimo di"),
+          "sum": ("sum of the", "la somma di")}  # an aggregate other than a count, said after "counted"
 
 
 def role_name(role: str, lang: str) -> str:
@@ -154,7 +154,7 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
     elif plan.operator == "count":  # "contati, con la media di valore di polarità": each aggregate said
         said = [("counted" if en else "contati") if a.func == "count" else
                 (f"the {_FUNCS[a.func][0]} {role_name(a.role, lang)}" if en else
-                 f"{_FUNCS[a.func][1]} {role_name(a.role, lang)}") for a in plan.aggregates if a.func in _FUNCS]
+                 f"{_FUNCS[a.func][1]} {role_name(a.role, lang)}") for a in plan.aggregates if a.func == "count" or a.func in _FUNCS]
         text += ", " + (" and " if en else " e ").join(said or ["counted" if en else "contati"])
     elif plan.operator == "group":
         text += (f", counted per {shown}" if en else f", contati per {shown}")
