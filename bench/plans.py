@@ -49,7 +49,7 @@ def outside_half(record_id: str) -> str:
 def _outside(path: Path, half: str) -> list:
     from nl2sparql.data.dataset import read_jsonl
 
-    files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    files = sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
     records = [record for file in files for record in read_jsonl(file)]
     return [r for r in records if half == "all" or outside_half(r.id) == half]
 
