@@ -135,6 +135,10 @@ def candidate_sets(s: Signals) -> list[Plan]:
                     filters = filters + authentic + same_form
                     sets += [base.with_block(filters=filters + (d,)) for d in defined] or [
                         base.with_block(filters=filters)]
+    # the same sets with CompL-it joined on the written form, after every other: where a CompL-it word's IRI is not
+    # the lemma's ("le parole di Gioia e la loro definizione" reaches the words spelled alike too)
+    sets += [replace(p, senses=replace(p.senses, linked="form")) for p in sets
+             if p.senses is not None and p.senses.linked == "word" and p.joins]
     if "ask" in s.operators and len(s.forms) > 1:  # "is X a hypernym of Y?": one named word on each side
         for relation in s.relations[:1]:
             for word, related in ((s.forms[1], s.forms[0]), (s.forms[0], s.forms[1])):

@@ -24,3 +24,17 @@ def asked_words(text: str, emotions: tuple, relations: tuple, resources: list, c
     heads = [c for r in relations for c in cues["relations"][r]] + (list(_MEANING) if "complit" in resources else [])
     return [e.lower() for e in emotions if any(re.search(
         rf"{re.escape(h.strip())}\w*\s+(?:(?:di|of|del|della|per)\s+)?[«'\"]?{e.lower()}\b", text) for h in heads)]
+
+
+_LABELLED = (r"(?:è|e'|viene|risulta|is|gets)?\s*(?:associat|legat|collegat|classificat|etichettat|annotat|marcat|"
+             r"associated|linked|tagged|label|classified|annotated|esprim|evoc|express|evok|convey)")
+
+
+def subject_words(text: str, emotions: tuple) -> list[str]:
+    """An emotion word asked whether it has another emotion ("amore in ELITA è associato alla tristezza?"): the
+    first of two named, when it is the subject of being labelled with the other; a word, not an emotion."""
+    if len(emotions) < 2:
+        return []
+    first = min(emotions, key=lambda e: text.find(e.lower()) if e.lower() in text else len(text))
+    where = r"(?:\s+(?:in|per|secondo|nel|according to)\s+(?:elita|l'elita)\b)?"
+    return [first.lower()] if re.search(rf"[«'\"]?\b{first.lower()}\b[»'\"]?{where}\s+{_LABELLED}", text) else []

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from nl2sparql.retrieval.patterns import _QUOTED
-from nl2sparql.retrieval.question_words import GREATER, INCLUSIVE, LESS, asked_words
+from nl2sparql.retrieval.question_words import GREATER, INCLUSIVE, LESS, asked_words, subject_words
 from nl2sparql.retrieval.signal_words import (DIFFERENT, ELIDED, FUNCTION_WORDS, QUOTED, asks_defined,
                                               continued_affixes, definition_words, dialect_words, disjoined,
                                               ending_size, in_question_order, letter_class, marked_dialect_words,
@@ -295,8 +295,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     if relations and not forms:  # "i sinonimi di paura … all'emozione Paura": the emotion's word is asked about too
         forms = [e.lower() for e in emotions if re.search(r"(?:\bdi|\bof) [«'\"]?(?:" + "|".join(  # "synonyms of fear"
             map(re.escape, [e.lower()] + cues["emotions"][e])) + r")\b", text)]
-    asked = [] if _hits(text, {"elita": cues["resources"]["elita"]}) else asked_words(  # "iperonimi di rabbia",
-        text, emotions, relations, resources, cues)
+    asked = ([] if _hits(text, {"elita": cues["resources"]["elita"]}) else asked_words(  # "iperonimi di rabbia",
+        text, emotions, relations, resources, cues)) or subject_words(text, emotions)  # "amore è associato a …?"
     if asked:  # "cosa vuol dire tristezza": the word is asked about, no emotion
         forms = forms or asked
         emotions = tuple(e for e in emotions if e.lower() not in asked)

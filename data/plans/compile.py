@@ -81,7 +81,9 @@ def _lemma_block(plan: Plan, names: _Names, roles: set[str]) -> list[str]:
     elif "type" in roles and plan.senses is None:  # "di che tipo sono": lemma or hypolemma, as a column
         parts.append("a ?type")
     if plan.senses is not None:  # the named forms are CompL-it's; the lemma bank shows its own spelling
-        if "lemmaWord" in roles:
+        if plan.senses.linked == "form":  # the CompL-it word's written form, the lemma's own
+            parts.append("ontolex:writtenRep ?italianWord")
+        elif "lemmaWord" in roles:
             parts.append("ontolex:writtenRep ?lemmaWord")
         if len(words.pos) == 1:
             parts.append(f"lila:hasPOS lila:{words.pos[0]}")

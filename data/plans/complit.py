@@ -23,10 +23,11 @@ def complit_lines(plan: Plan, roles: set[str], filters: list[str]) -> list[str]:
     relation = RELATIONS.get(senses.relation or "")
     related_role = relation[2] if relation else None
     word = ["a ontolex:Word"] if senses.typed else []
-    named = len(plan.words.forms) == 1 and not any(f.role == "italianWord" for f in plan.filters)
+    by_form = senses.linked == "form"  # joined on the written form: ?italianWord on both sides
+    named = len(plan.words.forms) == 1 and not by_form and not any(f.role == "italianWord" for f in plan.filters)
     if named:  # one named form, no filter on it: written in the pattern
         word.append(f"ontolex:canonicalForm {_form(plan.words.forms[0])}")
-    elif "italianWord" in roles or plan.words.forms:
+    elif "italianWord" in roles or plan.words.forms or by_form:
         word.append("ontolex:canonicalForm [ ontolex:writtenRep ?italianWord ]")
     if senses.pos:
         word.append(f'lexinfo:partOfSpeech [ rdfs:label "{senses.pos}" ]')
@@ -58,6 +59,6 @@ def complit_lines(plan: Plan, roles: set[str], filters: list[str]) -> list[str]:
         lines.append(f"OPTIONAL {{ {triple} }}" if optional else triple + " .")
     body = " ".join(lines + [f"FILTER({f})" for f in filters])
     out = [f"SERVICE <{COMPLIT}> {{ {body} }}"]
-    if senses.linked:
+    if senses.linked in ("word", "related"):
         out.append(f"?{'relatedEntry' if senses.linked == 'related' else 'word'} ontolex:canonicalForm ?lemma .")
     return out

@@ -65,7 +65,8 @@ class Senses:
     """CompL-it, through its SERVICE: the word (written as `Words.forms` when named) with its CompL-it part of speech
     (a label: noun, verb, adjective, adverb), its senses, and at most one relation to other words (`depth` "any":
     the relation's transitive closure). `linked` joins a CompL-it word to the lemma bank's ?lemma ("word", or
-    "related" for the related word), so ELITA, Sentix, dialects and lemma-bank filters can follow. `defined`
+    "related" for the related word; "form": the word's written form is the lemma's, the join the schema advises
+    where IRIs may differ), so ELITA, Sentix, dialects and lemma-bank filters can follow. `defined`
     says whose senses the definition and example columns read ("word" or "related")."""
 
     pos: str | None = None
