@@ -38,8 +38,8 @@ def word_sets(s: Signals) -> list[Words]:
     open_set = not s.forms or s.operators & {"group", "count"} or any(f.lower() in emotion_words for f in s.forms) \
         or s.any_case  # "roma, con o senza maiuscola": any written form that lower-cases to it
     forms = forms + [()] if open_set else forms
-    pos = ([(p,) for p in s.pos[:2]] + ([tuple(s.pos[:3])] if len(s.pos) > 1 else []) + [()]) if s.pos else [()]
-    if len(s.pos) > 1 and s.operators & {"count", "group"}:  # "quanti nomi, verbi e aggettivi …": all of them first
+    pos = ([(p,) for p in s.pos[:2]] + ([tuple(s.pos[:4])] if len(s.pos) > 1 else []) + [()]) if s.pos else [()]
+    if len(s.pos) > 1 and s.operators & {"count", "group", "average"}:  # "quanti nomi, verbi e aggettivi": all first
         pos = [pos[-2]] + pos[:-2] + [()]
     kinds = [s.lemma_kind, None] if s.lemma_kind else [None]
     if not s.lemma_kind and not s.forms and s.operators & {"count", "group"}:
@@ -171,8 +171,7 @@ def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
 
 def operators(base: Plan, s: Signals) -> list[Plan]:
     """The plans a word set is asked through: lists with each column set, a count, a yes/no, groups, top k."""
-    plans = []
-    ops = s.operators
+    plans, ops = [], s.operators
     counted = "sense" if base.senses is not None and not base.senses.relation else \
         RELATIONS[base.senses.relation][2] if base.senses is not None else \
         f"{base.words.bank}Lemma" if base.words.bank in DIALECTS else "lemma"
@@ -225,12 +224,12 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         plans += _top_values(base, s, shown_sets)
     plans += computed(base, s, counted) if not longest else []
     top_groups = "top" in ops and not base.words.forms and not (value and (s.values or s.polarity))
-    per_pos = "count" in ops and len(base.words.pos) > 1 and not base.words.every_pos  # "quanti nomi, verbi e aggettivi …": a count per each
+    per_pos = ops & {"count", "average"} and len(base.words.pos) > 1 and not base.words.every_pos  # "quanti nomi, verbi e aggettivi …": a count per each
     # "le emozioni espresse da più di 100 parole": a threshold on the groups of a key the question names
     named_having = threshold is not None and s.comparison and set(s.keys) & {"emotionLabel", "pos", "polarity"}
     if not s.keys:  # "Italian words with nine or more Parmigiano translations, how many each": before any group
         plans += _per_word_having(base, s, per_word, counted, threshold)
-    if "group" in ops or ("count" in ops and "top" in ops) or top_groups or per_pos or named_having:
+    if "group" in ops or "count" in ops and ("top" in ops or "pos" in s.keys) or top_groups or per_pos or named_having:
         keys = []
         if (not base.words.pos or per_pos) and base.senses is None:
             keys.append("pos")
@@ -319,6 +318,8 @@ def _top_values(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> li
     """"Le cinque più negative in Sentix": the rows of each column set that shows a polarity value, top k by it."""
     number = whole_number(s, None)
     roles = ("polarityValue", "sentixValue", "elitaValue")
+    # "among the words with a Sicilian translation, the five most negative": the dialect a filter, not a column
+    shown_sets = unique([c for sh in shown_sets for c in (sh, tuple(r for r in sh if r[:-4] not in DIALECTS))])
     ordered = [(shown, next(r for r in roles if r in shown)) for shown in shown_sets if set(roles) & set(shown)]
     limits = [(shown, r, number or 1) for shown, r in ordered]
     if ordered and not number:  # no number: "la parola più negativa" is one, "le più negative" some (ten)
@@ -372,7 +373,8 @@ def _average_classes(base: Plan, s: Signals) -> list[Plan]:
 def _per_word_having(base: Plan, s: Signals, per_word: str | None, counted: str, threshold: float | None) -> list[Plan]:
     """"Quanti sostantivi hanno almeno dieci sensi", "parole con nove o più traduzioni": the words whose count
     passes a threshold (and how many of them)."""
-    if not (per_word and threshold is not None and (s.comparison or s.exactly) and not base.words.forms):
+    if not (per_word and threshold is not None and (s.comparison or s.exactly) and not base.words.forms) or (
+            s.length and threshold == s.letters):  # "non superano le 7 lettere": a length, no count of anything
         return []
     plans, ops = [], s.operators
     op = _bound(s)

@@ -22,9 +22,11 @@ def computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
     if "initial" in s.computed and s.operators & {"count", "group", "top"}:
         per_initial = base.with_block(operator="group", columns=("initial",), aggregates=(
             Aggregate("count", counted, "count", distinct=True),))
-        if "top" in s.operators:  # "la lettera iniziale più comune tra i verbi"
-            plans.append(per_initial.with_block(order=(("count", "ascending" not in s.operators), ("initial", False)),
-                                                limit=whole_number(s)))
+        if "top" in s.operators:  # "la lettera iniziale più comune tra i verbi" (its lemmas, or its written words)
+            for thing in dict.fromkeys([counted, "italianWord"]):
+                plans.append(per_initial.with_block(aggregates=(Aggregate("count", thing, "count", distinct=True),),
+                                                    order=(("count", "ascending" not in s.operators),
+                                                           ("initial", False)), limit=whole_number(s)))
         plans += [per_initial, per_initial.with_block(order=(("initial", False),))]
     endings = {len(v) for k, v in s.affixes if k == "suffix"}
     if len(endings) == 1 and alternatives(s.affixes) and s.operators & {"count", "group"}:  # a count per ending
@@ -51,6 +53,9 @@ def computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
         longest = "ascending" not in s.operators
         for shown in (("italianWord", "length"), ("italianWord",)):
             plans.append(base.with_block(columns=shown, order=(("length", longest), ("italianWord", False)), limit=k))
+        if whole_number(s, None) is None:  # "i lemmi più lunghi, e di quanti caratteri": every one of that length
+            plans += [base.with_block(operator="extreme", columns=shown, order=(("length", longest),))
+                      for shown in (("italianWord", "length"), ("italianWord",))]
     return plans
 
 

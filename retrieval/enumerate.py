@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from itertools import product
 
 from nl2sparql.data.plans.compile import compile_plan
-from nl2sparql.data.plans.model import Plan, Senses, Words
+from nl2sparql.data.plans.model import RELATIONS, Plan, Senses, Words
 from nl2sparql.data.plans.verbalize import verbalize
 from nl2sparql.kb.endpoint import stop_by
 from nl2sparql.retrieval.blocks import join_sets, operators, senses_options, word_sets
@@ -108,8 +108,10 @@ def _value_roles(plan: Plan) -> list[str | None]:
 
 
 def _word_roles(plan: Plan) -> list[str]:
-    """Whose written form a filter is on: the set's words, or a joined dialect's ("forme siciliane che …")."""
-    return [_word_role(plan)] + [f"{j.resource}Word" for j in plan.joins if j.mode == "has"
+    """Whose written form a filter is on: the set's words, or a joined dialect's ("forme siciliane che …"); the related
+    words first when the set's word is named ("quali parti di 'automobile' hanno 6 lettere")."""
+    related = RELATIONS.get(plan.senses.relation or "") if plan.senses is not None and plan.words.forms else None
+    return ([related[2]] if related else []) + [_word_role(plan)] + [f"{j.resource}Word" for j in plan.joins if j.mode == "has"
                                  and j.resource in ("sicilian", "parmigiano") and not j.form]
 
 

@@ -71,16 +71,16 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
         filters += [Filter(word_role, "length", min(lengths), ">="), Filter(word_role, "length", max(lengths), "<=")]
     other = None  # "almeno 15 lettere" passes 15 itself, "più di 15" does not: the other bound is tried after
     if not (s.between and s.length and len(lengths) == 2) and s.length and lengths:
-        op = bound_op(s, "=")
+        op = bound_op(s, "=", lengths[0])
         other = {">=": ">", ">": ">=", "<": "<=", "<=": "<"}.get(op)
-        if op == "<" and not s.inclusive:
+        if op == "<" and not s.inclusive and lengths[0] not in dict(s.bounds):
             op, other = "<=", "<"  # the reading kept before: "<=" first
         filters.append(Filter(word_role, "length", lengths[0], op))
     if value_role and s.between and len(thresholds) == 2:  # "polarità compresa tra 0.2 e 0.4"
         filters += [Filter(value_role, "value", min(thresholds), ">="), Filter(value_role, "value", max(thresholds),
                                                                               "<=")]
     elif value_role and thresholds:  # "sopra 0,5" leaves 0.5 out, "almeno 0,5" keeps it: the other bound after
-        value_op = "=" if s.exactly else bound_op(s, ">=")
+        value_op = "=" if s.exactly else bound_op(s, ">=", thresholds[0])
         filters.append(Filter(value_role, "value", thresholds[0], value_op))
         other = other or ({">": ">=", "<": "<="}.get(value_op) if s.comparison and not s.inclusive else None)
     # "contiene la banca dei lemmi": a word after "contains" may name no letters at all
@@ -94,9 +94,13 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     return sets
 
 
-def bound_op(s: Signals, default: str) -> str:
+def bound_op(s: Signals, default: str, number: float | None = None) -> str:
     """The comparison a threshold is read with: ">" or "<" for "più di", "sopra", "below"; ">=" or "<=" when the
-    bound itself passes ("almeno", "pari o superiore"); `default` when the question names no side."""
+    bound itself passes ("almeno", "pari o superiore"); the number's own bound when its clause names one ("al massimo
+    6 lettere e polarità almeno 0,6"); `default` when the question names no side."""
+    own = dict(s.bounds).get(number) if number is not None and s.comparison is not None else None
+    if own:
+        return own
     if s.comparison is None:
         return default
     return s.comparison if s.inclusive else s.comparison.rstrip("=")

@@ -64,7 +64,8 @@ def multiwords(question: str, cues: dict, lexicon) -> list[str]:
 
 NEGATIONS = {"non", "né", "senza", "nessun", "nessuna", "nessuno", "privi", "prive", "not", "nor", "neither",
              "without", "no", "lack", "lacks", "lacking", "never", "missing", "absent", "manca", "mancano",
-             "mancanti", "assente", "assenti"}  # "ELITA words missing from Sentix", "assenti in Sentix"
+             "mancanti", "assente", "assenti", "nothing", "niente", "nulla"}  # "ELITA words missing from Sentix",
+# "assenti in Sentix", "a Sicilian translation but nothing in Parmigiano"
 # a negation's scope ends at a conjunction, a clause mark or "other" ("non esprimono Gioia e hanno polarità Sentix": Sentix
 # is had); "né … né" and "ma non" open a new scope
 _SCOPE_ENDS = {"e", "ed", "ma", "and", "but", "però", "mentre", "while", "sia", "altre", "altri", "altra", "altro",
@@ -251,7 +252,8 @@ def ending_size(text: str) -> tuple[int | None, str]:
 _DEFINED = re.compile(r"\b(?:hanno|ha|abbiano|con|ricevono|riceve|have|has|with|get|gets|receive|sia|e|and) "
                       r"(?:una |a )?(?:definizion|definition)|\bdefinit[oaie]\b(?! come)|\bdefined\b(?! as)|"
                       r"\b(?:anche|also|include|including|con|with) (?:la |le |the |its |their |la loro |le loro )?"
-                      r"(?:definizion|definition)")  # "dammi anche la definizione dell'iperonimo"
+                      r"(?:definizion|definition)|\b(?:dammi|give me|show me|mostrami|its|their|sua|loro) (?:la |le |its |"
+                      r"their |the )?(?:definizion|definition)")  # "dammi anche la definizione dell'iperonimo"
 
 
 # "lemmi con parti del discorso diverse", "different parts of speech": more than one (a threshold of 1)

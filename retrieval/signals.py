@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from nl2sparql.retrieval.patterns import _QUOTED
-from nl2sparql.retrieval.question_words import GREATER, INCLUSIVE, LESS, asked_words, subject_words
+from nl2sparql.retrieval.question_words import GREATER, INCLUSIVE, LESS, asked_words, number_bounds, subject_words
 from nl2sparql.retrieval.signal_words import (DIFFERENT, ELIDED, FUNCTION_WORDS, QUOTED, asks_defined,
                                               continued_affixes, definition_words, dialect_words, disjoined,
                                               ending_size, in_question_order, letter_class, marked_dialect_words,
@@ -60,6 +60,7 @@ class Signals:
     optional: bool = False  # "with any usage note", "if it has one": a column shown where present
     single_word: bool = False  # "monorematico": a written form with no space
     inclusive: bool = False  # "almeno dieci": the threshold itself passes (">=" rather than ">")
+    bounds: tuple[tuple[float, str], ...] = ()  # each number's own bound where its clause names one
     between: bool = False  # "tra 3 e 5 lettere", "compresa tra 0.2 e 0.4": the two numbers bound a range
     keys: tuple[str, ...] = ()  # group keys named ("per classe di polarità"): asked before the others
     definition: tuple[tuple[str, str], ...] = ()  # (contains | prefix | suffix, text) a CompL-it definition must have
@@ -102,7 +103,7 @@ def _affixes(text: str, table: dict[str, list[str]]) -> tuple[list[tuple[str, st
     found, glue = [], set()
     for kind, cues in table.items():
         for cue in cues:
-            for match in re.finditer(r"(?<![\w])" + re.escape(cue) + r"\w*", text):
+            for match in re.finditer(r"(?<![\w])" + re.escape(cue) + r"\w*(?<!iniziale)(?<!iniziali)\b", text):
                 window = text[match.end():match.end() + 40]
                 quoted = _QUOTED_LETTERS.search(window)  # "contengono il nesso «ggh»": the quoted letters
                 if quoted and _NAMES_A_WORD & set(window[:quoted.start(1)].split()) and re.search(
@@ -238,8 +239,6 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     for dialect in analysis.dialects:
         if dialect not in resources and dialect not in named_only:
             resources.append(dialect)
-    if "sentix" in resources and _has(text, "elita") and not _has(text, "sentix"):
-        resources.remove("sentix")  # "polarity" of a question that names ELITA and not Sentix is ELITA's own
     bare = _QUOTED.sub(lambda m: f"«{m.group(4)}»" if m.group(4) else m.group(0), text)  # 'felicità' names a word
     bare = QUOTED.sub(lambda m: f" {m.group(1)} " if m.group(1).capitalize() in cues["emotions"] else " ", bare)
     emotions = in_question_order(bare, _hits(bare, cues["emotions"]), cues["emotions"])
@@ -301,6 +300,9 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         forms = forms or asked
         emotions = tuple(e for e in emotions if e.lower() not in asked)
         resources = [r for r in resources if r != "elita" or emotions]
+    if "sentix" in resources and (_has(text, "elita") or emotions) and not _has(text, "sentix") \
+            and "sentix" not in lacking:
+        resources.remove("sentix")  # "polarity" of a question that names ELITA or an emotion, not Sentix: ELITA's own
     if dialect_forms and "complit" in resources and not relations and \
             not any(_has(text, c) for c in ("compl-it", "complit", "definizion", "definition")):
         resources.remove("complit")  # "che cosa vuol dire il parmigiano rezdôra": its Italian word, not a sense
@@ -319,7 +321,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    relations=relations, operators=frozenset(operators), numbers=tuple(_numbers(text)), letters=next((
                        float(m) for m in re.findall(r"(\d+) (?:lettere|letters|caratteri|characters)\b", text)), None),
                    single_word=any(_has(text, c) for c in cues["single_word"]),
-                   inclusive=bool(comparison) and any(_has(text, c) for c in INCLUSIVE),
+                   inclusive=bool(comparison) and any(_has(text, c) for c in INCLUSIVE), bounds=number_bounds(text),
                    between=bool(_BETWEEN.search(text)),
                    affixes=tuple(affixes), comparison=comparison, notes=tuple(notes), lemma_kind=kind,
                    any_depth=any(_has(text, c) for c in cues["depth"]),

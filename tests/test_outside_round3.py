@@ -54,3 +54,79 @@ def test_an_emotion_word_asked_whether_it_has_another_emotion_is_a_word(lexicons
     assert s.forms == ("amore",) and s.emotions == ("Tristezza",) and "ask" in s.operators
     both = read_signals("quali parole esprimono sia rabbia sia paura?", *lexicons)
     assert both.forms == () and set(both.emotions) == {"Rabbia", "Paura"}
+
+
+def _bounds(s) -> list[tuple[str, str, float]]:
+    from nl2sparql.retrieval.filter_blocks import filter_sets
+
+    return [(f.kind, f.op, f.value) for f in filter_sets(s, "italianWord", "polarityValue")[0]]
+
+
+@pytest.mark.parametrize("question", ["aggettivi brevi (fino a 6 lettere) e decisamente positivi, polarità da 0,6 in su",
+                                      "Short, clearly positive adjectives: six letters or fewer and a polarity of at "
+                                      "least 0.6"])
+def test_each_number_takes_the_bound_of_its_own_clause(lexicons, question):
+    s = read_signals(question, *lexicons)
+    assert ("length", "<=", 6.0) in _bounds(s) and ("value", ">=", 0.6) in _bounds(s)
+
+
+def test_not_exceeding_is_a_bound_and_no_negation(lexicons):
+    s = read_signals("Verbi che cominciano con ri- e non superano le 7 lettere", *lexicons)
+    assert "absent" not in s.operators and ("length", "<=", 7.0) in _bounds(s)
+
+
+def test_a_number_before_letter_with_a_hyphen_is_a_length(lexicons):
+    s = read_signals("Four-letter words Sentix classes as neutral?", *lexicons)
+    assert ("length", "=", 4.0) in _bounds(s)
+
+
+def test_nothing_in_a_resource_lacks_it(lexicons):
+    s = read_signals("Which words have a Sicilian translation but nothing in Parmigiano?", *lexicons)
+    assert s.lacking == ("parmigiano",) and "sicilian" in s.resources
+
+
+def test_a_filter_on_a_named_words_relation_reads_the_related_words(endpoint, enumerated):
+    found = [c for c in enumerated("Parte dell'automobile, 6 lettere: quali parti di 'automobile' hanno 6 lettere?")
+             if "partWord length = 6" in c.plan.text()]
+    assert found
+    rows = endpoint.execute(compile_plan(found[0].plan)).rows
+    assert rows and all(len(row[0].value) == 6 for row in rows)
+
+
+def test_a_closing_purpose_sentence_names_no_word(lexicons):
+    s = read_signals("Quali sono le parti dell'occhio? Le uso per un esercizio di denominazione.", *lexicons)
+    assert s.forms == ("occhio",)
+
+
+def test_the_polarity_of_an_emotions_words_is_elitas_unless_sentix_is_named(lexicons):
+    s = read_signals("Parole di gioia con polarità di almeno 0.85, dalla più positiva, con il valore", *lexicons)
+    assert "sentix" not in s.resources and s.emotions == ("Gioia",) and "top" not in s.operators
+    named = read_signals("Parole di gioia con polarità Sentix di almeno 0.5", *lexicons)
+    assert "sentix" in named.resources
+
+
+def test_initial_letters_are_a_key_not_a_prefix_or_a_length(lexicons):
+    for question in ("Quali sono le 5 lettere iniziali più frequenti tra le parole del lemma bank?",
+                     "Which five initial letters start the most words in the lemma bank, and how many words each?"):
+        s = read_signals(question, *lexicons)
+        assert "initial" in s.computed and not s.affixes and not s.length
+
+
+def test_the_triples_of_a_named_graph(lexicons):
+    from nl2sparql.retrieval.catalog_blocks import catalog_plans
+
+    first = catalog_plans(read_signals("How many triples are in the ELITA graph?", *lexicons))[0]
+    assert first.meta == "graphs" and first.operator == "count" and first.filters
+
+
+@pytest.mark.parametrize("text, bounds", [
+    ("polarità sentix non superiore a -0,8", ((-0.8, "<="),)),
+    ("polarità pari o superiore a 0.8", ((0.8, ">="),)),
+    ("polarità non inferiore a 0.3", ((0.3, ">="),)),
+    ("più di 10 lettere e almeno 3 sensi", ((10.0, ">"), (3.0, ">="))),
+    ("parole di 5 lettere", ()),
+])
+def test_a_numbers_own_bound_is_the_nearest_longest_comparison_before_it(text, bounds):
+    from nl2sparql.retrieval.question_words import number_bounds
+
+    assert number_bounds(text) == bounds
