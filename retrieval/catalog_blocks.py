@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from nl2sparql.data.plans.compile import BANKS, LEXICONS
 from nl2sparql.data.plans.model import Aggregate, Filter, Plan, Words
-from nl2sparql.kb.vocab import ELITA_GRAPH
+from nl2sparql.kb.vocab import ELITA_GRAPH, LIITA_GRAPH
 from nl2sparql.retrieval.column_blocks import DIALECTS, unique
 from nl2sparql.retrieval.filter_blocks import bound_op
 from nl2sparql.retrieval.signals import Signals
@@ -71,6 +71,8 @@ def _named_item(catalog: str, s: Signals) -> Filter | None:
     """The one graph, lexicon or lemma bank a question names: ELITA's graph, a dialect's lexicon or lemma bank."""
     if catalog == "graphs" and "elita" in s.resources:
         return Filter("graph", "iri_prefix", ELITA_GRAPH)
+    if catalog == "graphs" and "lemma_banks" in s.catalogs and not set(DIALECTS) & set(s.resources):
+        return Filter("graph", "iri_prefix", LIITA_GRAPH)  # "le triple del grafo del lemma bank": LiITA's own
     dialect = next((d for d in DIALECTS if d in s.resources), None)
     if catalog == "lexicons" and dialect:
         return Filter("lexicon", "iri_prefix", LEXICONS[dialect])

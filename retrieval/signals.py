@@ -115,8 +115,10 @@ def _affixes(text: str, table: dict[str, list[str]]) -> tuple[list[tuple[str, st
                         match.end() + 40:])  # "in «zione» o in «sione»", "con «ri» ma non con «rin»"
                     glue |= set(re.findall(r"[^\W\d_]+", window[:quoted.start(1)]))
                     continue
-                for token in _TOKEN.finditer(window):
+                for token in _TOKEN.finditer(window):  # "contiene il grafo": a catalog, no letters
                     word = token.group(1).strip("'’")
+                    if kind == "contains" and word in ("grafo", "graph", "lessico", "lexicon", "lemmario"):
+                        break
                     if word and word not in _SKIP and word not in NUMBER_WORDS:
                         found.append(letter_class(kind, word))
                         break
@@ -340,13 +342,12 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    same_form=any(_has(text, c) for c in cues["same_form"]),
                    quoted=any(_quoted(question, f) for f in forms), iris=iris,
                    bank_link=any(_has(text, c) for c in cues["bank_link"]),
-                   only=any(_has(text, c, whole=True) for c in cues["only"]),
-                   asks_type=asks_type,
+                   only=any(_has(text, c, whole=True) for c in cues["only"]), asks_type=asks_type,
                    any_case=any(_has(text, c) for c in cues["any_case"]),
                    without=without, lacking=lacking, without_pos=_negated_pos(text, cues["pos"], pos),
                    either=disjoined(bare, emotions, cues["emotions"]),
-                   concat=any(_has(text, c) for c in cues["concat"]), defined=asks_defined(text), asks=_hits(
-                       text, cues["asks"]),
+                   concat=any(_has(text, c) for c in cues["concat"]), defined=asks_defined(text),
+                   asks=_hits(text, cues["asks"]),
                    several_counts=len(re.findall(r"\b(?:quant[iea]|how many)\b", text)) > 1,
                    every_pos=bool(re.search(r"\bsia (?:come )?(?:un |una )?\w+ (?:che|sia|e) |\bboth (?:as )?(?:an? )?\w+ "
                                             r"and |\b(?:anche|also) (?:come |as )?(?:un |una |an? )?(?:forma |lemma |form )?(?:nom|verb|aggett|"

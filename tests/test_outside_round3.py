@@ -130,3 +130,38 @@ def test_a_numbers_own_bound_is_the_nearest_longest_comparison_before_it(text, b
     from nl2sparql.retrieval.question_words import number_bounds
 
     assert number_bounds(text) == bounds
+
+
+def test_dont_negates_and_an_opener_names_no_word(lexicons):
+    s = read_signals("Single-word adverbs in the lemma bank that don't end in -mente: which ones?", *lexicons)
+    assert "absent" in s.operators and ("suffix", "mente") in s.affixes
+    opened = read_signals("Curioso: ci sono parole che ELITA mette sotto la gioia ma che per Sentix hanno polarità "
+                          "negativa?", *lexicons)
+    assert opened.forms == () and opened.emotions == ("Gioia",) and "sentix" in opened.resources
+
+
+def test_the_lemma_banks_graph_and_lime_lexicons_are_catalogs(lexicons):
+    from nl2sparql.retrieval.catalog_blocks import catalog_plans
+
+    graph = catalog_plans(read_signals("Quante triple contiene il grafo del lemma bank?", *lexicons))[0]
+    assert graph.meta == "graphs" and graph.filters[0].value == "http://liita.it/data"
+    lexicons_asked = catalog_plans(read_signals("List the lime:Lexicon resources with their lime:language and how many "
+                                                "lime:entry each has", *lexicons))
+    assert any(p.meta == "lexicons" and p.columns == ("lexicon", "language") and p.aggregates for p in lexicons_asked)
+
+
+def test_a_count_per_haspos_value_groups_by_part_of_speech(enumerated):
+    texts = [c.plan.text() for c in enumerated("Count the lemmas per lila:hasPOS value in the lemma bank named graph")]
+    assert any("group by pos count distinct(lemma)" in t for t in texts)
+
+
+def test_its_definition_with_a_relation_shows_the_definitions(enumerated):
+    texts = [c.plan.text() for c in enumerated("For each meaning of 'casa', give me its definition and its synonyms.")]
+    assert any("synonyms" in t and "list synonymWord, definition" in t for t in texts)
+
+
+def test_the_top_by_value_among_translated_words_without_the_dialect_column(enumerated):
+    texts = [c.plan.text() for c in enumerated("Among the words that have a Sicilian translation, which five are the "
+                                               "most negative according to Sentix? Include the score.")]
+    assert any(t.endswith("list italianWord, polarityValue | order polarityValue, italianWord | limit 5")
+               for t in texts)
