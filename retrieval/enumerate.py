@@ -111,8 +111,9 @@ def _word_roles(plan: Plan) -> list[str]:
     """Whose written form a filter is on: the set's words, or a joined dialect's ("forme siciliane che …"); the related
     words first when the set's word is named ("quali parti di 'automobile' hanno 6 lettere")."""
     related = RELATIONS.get(plan.senses.relation or "") if plan.senses is not None and plan.words.forms else None
-    return ([related[2]] if related else []) + [_word_role(plan)] + [f"{j.resource}Word" for j in plan.joins if j.mode == "has"
-                                 and j.resource in ("sicilian", "parmigiano") and not j.form]
+    dialects = [f"{j.resource}Word" for j in plan.joins
+                if j.mode == "has" and j.resource in ("sicilian", "parmigiano") and not j.form]
+    return ([related[2]] if related else []) + [_word_role(plan)] + dialects
 
 
 def candidate_sets(s: Signals) -> list[Plan]:

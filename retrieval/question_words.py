@@ -9,8 +9,8 @@ GREATER = ("at least", "almeno", "above", "over", "more than", "greater", "highe
            "superiore", "or higher", "o più", "or more", ">", "≥", "più alta di", "più alto di", "più alti di",
            "più alte di", "non inferiore")
 LESS = ("at most", "below", "under", "less than", "fewer than", "lower than", "sotto", "meno di", "inferiore", "or lower",
-        "o meno", "or fewer", "or less", "<", "≤", "non superiore", "al massimo", "più bassa di", "più basso di", "più bassi di",
-        "più basse di")
+        "o meno", "or fewer", "or less", "<", "≤", "non superiore", "al massimo", "più bassa di", "più basso di",
+        "più bassi di", "più basse di")
 # the bound itself passes
 INCLUSIVE = ("at least", "almeno", "o più", "or more", "or higher", "≥", "at most", "al massimo", "o meno", "or fewer",
              "or lower", "non superiore", "non inferiore", "≤", "o superiore", "o inferiore", "or above", "or below",
@@ -41,19 +41,25 @@ def subject_words(text: str, emotions: tuple) -> list[str]:
     return [first.lower()] if re.search(rf"[«'\"]?\b{first.lower()}\b[»'\"]?{where}\s+{_LABELLED}", text) else []
 
 
-_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-          "due": 2, "tre": 3, "quattro": 4, "cinque": 5, "sei": 6, "sette": 7, "otto": 8, "nove": 9, "dieci": 10}
-_A_NUMBER = re.compile(r"(?<![\w.])(-?\d+(?:[.,]\d+)?|" + "|".join(_WORDS) + r")(?![\w])")
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                "twenty": 20, "due": 2, "tre": 3, "quattro": 4, "cinque": 5, "sette": 7, "otto": 8, "nove": 9,
+                "dieci": 10, "venti": 20, "quindici": 15, "fifteen": 15, "zero": 0}
+_DIGITS = r"-?\d+(?:[.,]\d+)?"
+NUMBER_PATTERN = re.compile(rf"(?<![\w.])({_DIGITS})(?![\w])")
+_A_NUMBER = re.compile(rf"(?<![\w.])({_DIGITS}|" + "|".join(NUMBER_WORDS) + r")(?![\w])")  # a number word too
+_CLAUSE = re.compile(r"[,;:?!()]|\b(?:e|and|con|with)\b")
 
 
-def _bound(phrase: str, found: list[tuple[int, int, str]]) -> None:
+def _bounds_in(phrase: str) -> list[tuple[int, int, str]]:
+    """(where it ends, its length, the comparison) of each bound cue in `phrase` standing as whole words."""
+    found = []
     for cue in GREATER + LESS:
         at = phrase.rfind(cue)
-        if at >= 0 and re.match(r"\W|$", phrase[at + len(cue):at + len(cue) + 1] or " ") and (
-                at == 0 or not phrase[at - 1].isalnum()):
-            end = at + len(cue)
-            op = (">" if cue in GREATER else "<") + ("=" if any(phrase[:end].endswith(c) for c in INCLUSIVE) else "")
-            found.append((at + len(cue), len(cue), op))  # the nearest, then the longest ("non superiore")
+        end = at + len(cue)
+        if at >= 0 and (at == 0 or not phrase[at - 1].isalnum()) and (end == len(phrase) or not phrase[end].isalnum()):
+            inclusive = any(phrase[:end].endswith(c) for c in INCLUSIVE)  # "pari o superiore": the bound passes
+            found.append((end, len(cue), (">" if cue in GREATER else "<") + ("=" if inclusive else "")))
+    return found
 
 
 def number_bounds(text: str) -> tuple[tuple[float, str], ...]:
@@ -63,15 +69,12 @@ def number_bounds(text: str) -> tuple[tuple[float, str], ...]:
     out = []
     for match in _A_NUMBER.finditer(text):
         raw = match.group(1)
-        value = float(_WORDS.get(raw, 0) or raw.replace(",", "."))
-        before = re.split(r"[,;:?!()]|\b(?:e|and|con|with)\b", text[max(0, match.start() - 30):match.start()])[-1]
-        after = re.split(r"[,;:?!()]|\b(?:e|and|con|with)\b", text[match.end():match.end() + 30])[0]
-        found: list[tuple[int, int, str]] = []
-        _bound(before, found)
-        if not found:
-            words = after.split()
-            _bound(" ".join(words[1:4]) if words and words[0] in ("lettere", "letters", "caratteri", "characters",
-                                                                  "sensi", "senses") else " ".join(words[:3]), found)
-        if found:
+        value = float(NUMBER_WORDS[raw]) if raw in NUMBER_WORDS else float(raw.replace(",", "."))
+        found = _bounds_in(_CLAUSE.split(text[max(0, match.start() - 30):match.start()])[-1])
+        if not found:  # "six letters or fewer": after the number (and the unit it counts)
+            words = _CLAUSE.split(text[match.end():match.end() + 30])[0].split()
+            unit = bool(words) and words[0] in ("lettere", "letters", "caratteri", "characters", "sensi", "senses")
+            found = _bounds_in(" ".join(words[1:4] if unit else words[:3]))
+        if found:  # the nearest, then the longest ("non superiore a" over "superiore a")
             out.append((value, max(found)[2]))
     return tuple(dict.fromkeys(out))

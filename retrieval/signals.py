@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from nl2sparql.retrieval.patterns import _QUOTED
-from nl2sparql.retrieval.question_words import GREATER, INCLUSIVE, LESS, asked_words, number_bounds, subject_words
+from nl2sparql.retrieval.question_words import (GREATER, INCLUSIVE, LESS, NUMBER_PATTERN, NUMBER_WORDS,
+                                                asked_words, number_bounds, subject_words)
 from nl2sparql.retrieval.signal_words import (DIFFERENT, ELIDED, FUNCTION_WORDS, QUOTED, asks_defined,
                                               continued_affixes, definition_words, dialect_words, disjoined,
                                               ending_size, in_question_order, letter_class, marked_dialect_words,
@@ -20,10 +21,6 @@ from nl2sparql.retrieval.signal_words import (DIFFERENT, ELIDED, FUNCTION_WORDS,
                                               multiwords, negated_names, reworded, split_elision)
 
 CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
-NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-                "twenty": 20, "due": 2, "tre": 3, "quattro": 4, "cinque": 5, "sette": 7, "otto": 8, "nove": 9,
-                "dieci": 10, "venti": 20, "quindici": 15, "fifteen": 15, "zero": 0}
-_NUMBER = re.compile(r"(?<![\w.])(-?\d+(?:[.,]\d+)?)(?![\w])")
 _TOKEN = re.compile(r"[-'\"«»‘’“”]*([^\W\d_][\w'’]*)")
 _SKIP = {"the", "a", "an", "with", "in", "per", "con", "il", "la", "le", "lo", "i", "gli", "letter", "letters",
          "lettera", "lettere", "prefix", "suffix", "prefisso", "suffisso", "sequence", "sequenza", "string", "in:", "un",
@@ -165,7 +162,7 @@ _ONE = (r"\b(?:esattamente|exactly|soltanto|solo|only) (?:un|uno|una|one)\b|\bun
 
 
 def _numbers(text: str) -> list[float]:
-    values = [float(m.group(1).replace(",", ".")) for m in _NUMBER.finditer(text)]
+    values = [float(m.group(1).replace(",", ".")) for m in NUMBER_PATTERN.finditer(text)]
     if re.search(r"\b(?:più|meno) di (?:una|uno|un)\b|\b(?:more|fewer|less) than one\b", text):
         values.append(1.0)  # "più di una voce"
     if re.search(_ONE, text) or re.search(DIFFERENT, text):
