@@ -81,6 +81,9 @@ def main() -> None:
                         help="with --outside: which half by id hash (default design; read only counts of check)")
     parser.add_argument("--version", default=None,
                         help="a version with a ranker: also count how often its first choice is right (top-1)")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="seconds of search instead of the enumerator's own (what more time would cover: a "
+                             "ceiling for a faster search, not a setting; reports get a -budget suffix)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "plans-runs")
     args = parser.parse_args()
     if (args.lang == "paraphrases" or args.reworded) and args.split not in ("train", "dev"):
@@ -96,7 +99,7 @@ def main() -> None:
     from nl2sparql.kb.embedded import EmbeddedEndpoint
     from nl2sparql.kb.endpoint import EndpointConfig
     from nl2sparql.kb.guard import check
-    from nl2sparql.retrieval.enumerate import enumerate_plans, enumeration_endpoint
+    from nl2sparql.retrieval.enumerate import EnumerationConfig, enumerate_plans, enumeration_endpoint
     from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons
     from nl2sparql.retrieval.signals import read_signals
 
@@ -127,7 +130,13 @@ def main() -> None:
     languages = ["it", "en"] if args.lang in ("both", "eval", "paraphrases") or args.reworded else [args.lang]
     reworded = _reworded(args.reworded) if args.reworded else None
     rows, invalid = [], 0
-    with EmbeddedEndpoint(EndpointConfig()) as endpoint, enumeration_endpoint() as fast:
+    config = EnumerationConfig()
+    if args.budget is not None:  # every limit scaled with it: the per-query stop, the grace, the empty-handed retry
+        scale = args.budget / config.budget_s
+        config = EnumerationConfig(max_candidates=config.max_candidates, max_sets=config.max_sets,
+                                   budget_s=args.budget, query_timeout_s=config.query_timeout_s * scale,
+                                   grace_s=config.grace_s * scale, empty_budget_s=config.empty_budget_s * scale)
+    with EmbeddedEndpoint(EndpointConfig()) as endpoint, enumeration_endpoint(timeout_s=config.query_timeout_s) as fast:
         lexicon, dialects = Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint)
         for index, record in enumerate(records):
             asked = _questions(record, index, args.lang, reworded)
@@ -137,7 +146,7 @@ def main() -> None:
             for lang, question in asked:
                 started = time.perf_counter()
                 signals = read_signals(question, lexicon, dialects)
-                found = enumerate_plans(signals, fast)
+                found = enumerate_plans(signals, fast, config)
                 seconds = time.perf_counter() - started
                 first = 0
                 if ranker is not None and found.candidates:
@@ -174,6 +183,7 @@ def main() -> None:
               "coverage": round(sum(r["covered"] for r in rows) / max(1, len(rows)), 3),
               "p50_s": round(statistics.median(seconds), 3), "p90_s": round(percentile(seconds, 0.9), 3),
               "max_s": round(max(seconds), 3),
+              **({"budget_s": args.budget} if args.budget is not None else {}),
               **({"version": args.version, "ranker_top1": round(sum(bool(r["ranker_right"]) for r in rows)
                                                                   / max(1, len(rows)), 3)} if ranker else {}), "candidates_p50": statistics.median(counts),
               "candidates_max": max(counts), "invalid_candidates": invalid, "code": code_fingerprint(),
@@ -187,7 +197,8 @@ def main() -> None:
         print(f"{args.version}'s ranker: first choice right for {report['ranker_top1']:.3f}")
     if args.limit is None:
         kind = f"reworded-{args.reworded.stem}" if reworded is not None else args.lang
-        name = "-".join([args.split] + ([kind] if kind != "it" else []) + ([args.version] if ranker else []))
+        name = "-".join([args.split] + ([kind] if kind != "it" else []) + ([args.version] if ranker else [])
+                        + ([f"budget{args.budget:g}"] if args.budget is not None else []))
         write_text_atomic(args.out / f"{name}.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
 
 
