@@ -24,6 +24,7 @@ import hashlib
 import json
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 
 
@@ -133,9 +134,8 @@ def main() -> None:
     config = EnumerationConfig()
     if args.budget is not None:  # every limit scaled with it: the per-query stop, the grace, the empty-handed retry
         scale = args.budget / config.budget_s
-        config = EnumerationConfig(max_candidates=config.max_candidates, max_sets=config.max_sets,
-                                   budget_s=args.budget, query_timeout_s=config.query_timeout_s * scale,
-                                   grace_s=config.grace_s * scale, empty_budget_s=config.empty_budget_s * scale)
+        config = replace(config, budget_s=args.budget, query_timeout_s=config.query_timeout_s * scale,
+                         grace_s=config.grace_s * scale, empty_budget_s=config.empty_budget_s * scale)
     with EmbeddedEndpoint(EndpointConfig()) as endpoint, enumeration_endpoint(timeout_s=config.query_timeout_s) as fast:
         lexicon, dialects = Lexicon.from_endpoint(endpoint), dialect_lexicons(endpoint)
         for index, record in enumerate(records):
