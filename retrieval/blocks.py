@@ -16,8 +16,8 @@ from nl2sparql.data.plans.model import (
     Senses,
     Words,
 )
-from nl2sparql.retrieval.column_blocks import DIALECTS, columns, unique
-from nl2sparql.retrieval.computed_blocks import computed, statistics, concatenated
+from nl2sparql.retrieval.column_blocks import DIALECTS, columns, optional_examples, optional_notes, unique
+from nl2sparql.retrieval.computed_blocks import computed, concatenated, per_affix, statistics
 from nl2sparql.retrieval.filter_blocks import bound_op, whole_number
 from nl2sparql.retrieval.signals import Signals
 
@@ -114,6 +114,10 @@ def join_sets(s: Signals) -> list[tuple[Join, ...]]:
         sets.append((Join("elita", emotions=tuple(s.emotions[:2]), only=True),))
     if len(s.polarity) > 1 and not both and owner:  # several classes named: the classes are a group key
         sets.append((Join(owner),))
+    if (len(s.emotions) > 2 or len(s.emotions) == 2 and "group" in s.operators) and not s.either \
+            and "elita" in resources:  # "per gioia, tristezza e paura, quante parole": each one of a VALUES list
+        sets.append(tuple(Join("elita", emotions=tuple(s.emotions[:6]), any_emotion=True) if r == "elita" else join(r)
+                          for r in resources))
     for emotions in emotion_options:
         sets.append(tuple(join(r, emotions=emotions) for r in resources))
         if len(resources) > 1:
@@ -175,8 +179,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     counted = "sense" if base.senses is not None and not base.senses.relation else \
         RELATIONS[base.senses.relation][2] if base.senses is not None else \
         f"{base.words.bank}Lemma" if base.words.bank in DIALECTS else "lemma"
-    # "la lunghezza minima e massima dei nomi": what is asked first (a CompL-it set's groups are slow)
-    plans += statistics(base, s, "length", "Length")
+    # "la lunghezza minima e massima dei nomi", "emozioni raggruppate": asked first (a CompL-it set's groups are slow)
+    plans += statistics(base, s, "length", "Length") + (concatenated(base, s, columns(base, s)) if s.concat else [])
+    plans += per_affix(base, s, counted) if len(s.affixes) > 2 else []  # "per -zione, -mento e -tà": each, first
     if "share" in ops:  # "quanti su cento hanno una polarità in Sentix": each joined resource's share of the rest
         plans += [base.with_block(joins=tuple(replace(x, mode="covered") if x == j else x for x in base.joins),
                                   operator="share", columns=()) for j in base.joins if j.mode == "has"]
@@ -229,12 +234,14 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     named_having = threshold is not None and s.comparison and set(s.keys) & {"emotionLabel", "pos", "polarity"}
     if not s.keys:  # "Italian words with nine or more Parmigiano translations, how many each": before any group
         plans += _per_word_having(base, s, per_word, counted, threshold)
-    if "group" in ops or "count" in ops and ("top" in ops or "pos" in s.keys) or top_groups or per_pos or named_having:
+    listed = "count" in ops and any(j.any_emotion for j in base.joins)  # "quante parole per paura, disgusto e …"
+    if "group" in ops or "count" in ops and ("top" in ops or "pos" in s.keys) or top_groups or per_pos or named_having \
+            or listed:
         keys = []
         if (not base.words.pos or per_pos) and base.senses is None:
             keys.append("pos")
-        if any(j.resource == "elita" and not j.emotions for j in base.joins):
-            keys.append("emotionLabel")
+        if any(j.resource == "elita" and (not j.emotions or j.any_emotion) for j in base.joins):
+            keys += ["emotionLabel"] if not base.join("elita").any_emotion else ["emotion", "emotionLabel"]
         if any(j.resource in ("elita", "sentix") and not j.polarity for j in base.joins):
             keys.append("polarity")
         if base.senses is not None and not base.senses.pos:
@@ -248,6 +255,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         if base.senses is not None or not keys or (plain and "top" in ops):  # "le grafie di più lemmi"
             keys.append("italianWord")
         named = {"posLabel" if k == "pos" and base.senses is not None else k for k in s.keys}
+        named |= {"emotion"} if "emotionLabel" in named else set()  # a listed emotion's IRI as named as its label
         keys.sort(key=lambda k: k not in named)  # the keys the question names first (a stable sort)
         for key in keys[:3]:
             aggregate = Aggregate("count", f"{noted}Entry" if key == "usageNote" else counted, "count", distinct=True)
@@ -274,6 +282,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
                 k = whole_number(s)
                 plans.append(base.with_block(operator="group", columns=(key,), aggregates=(aggregate,),
                                              order=(("count", "ascending" not in ops), (key, False)), limit=k))
+    if any(j.any_emotion for j in base.joins) and "pos" in s.keys and not base.words.pos:  # "per emozione e parte
+        plans += [base.with_block(operator="group", columns=(key, "pos"), aggregates=(  # del discorso", of a list
+            Aggregate("count", counted, "count", distinct=True),)) for key in ("emotion", "emotionLabel")]
     if "ask" in ops and per_word and threshold is not None and (s.comparison or s.exactly):
         # "il verbo correre ha più di tre sensi?": whether the word's count passes
         op = bound_op(s, "=")
@@ -303,7 +314,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         keys += ("lemma",) if base.senses is None or base.senses.linked else ()  # per lemma too
         plans += [base.with_block(operator="average_groups", columns=(key,), aggregates=(
             Aggregate("count", per_word, "count", distinct=True),)) for key in keys]
-    plans += _optional_notes(base, s) + concatenated(base, s, shown_sets) + _average_classes(base, s)
+    plans += optional_notes(base, s) + optional_examples(base, s) + _average_classes(base, s)
     if "alphabetical" in ops and whole_number(s, None):  # "i primi 20 nomi in ordine alfabetico"
         plans += [base.with_block(columns=shown, order=((shown[0], False),), limit=whole_number(s))
                   for shown in shown_sets[:2]]
@@ -343,17 +354,6 @@ def _top_counts(base: Plan, s: Signals, counted: str | None) -> list[Plan]:
                                                                                     distinct=True),),
                             order=(("count", "ascending" not in s.operators), (key, False)), limit=k)
             for key, thing in pairs]
-
-
-def _optional_notes(base: Plan, s: Signals) -> list[Plan]:
-    """"Con l'eventuale nota d'uso": the translations, each with its usage note where it has one."""
-    noted = next((j for j in base.joins if j.resource in DIALECTS and j.note == ""), None)
-    if noted is None or not s.optional:
-        return []
-    joins = tuple(replace(j, note=None) if j is noted else j for j in base.joins)
-    word = f"{noted.resource}Word"
-    shown = [(word, "usageNote")] + ([] if base.words.forms else [("italianWord", word, "usageNote")])
-    return [base.with_block(joins=joins, columns=c, optional_roles=("usageNote",)) for c in shown]
 
 
 def _average_classes(base: Plan, s: Signals) -> list[Plan]:

@@ -3,6 +3,8 @@ translation), the words of a set, both, and the computed columns a question name
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from nl2sparql.data.plans.model import RELATIONS, Plan
 from nl2sparql.retrieval.signals import Signals
 
@@ -113,4 +115,27 @@ def columns(plan: Plan, s: Signals) -> list[tuple[str, ...]]:
         tagged = [o for o in options if any(r in tags for r in o)]
         options = [tuple(x for r in o for x in ((r, tags[r]) if r in tags else (r,))) for o in tagged[:3]] + [
             (tags[r],) for r in tags if r in unique([x for o in tagged for x in o])][:2] + options
+    if plan.senses is None and any(j.resource == "elita" and j.any_emotion for j in plan.joins):
+        # "parole di tristezza, gioia o rabbia: emozione e parola": the row's emotion as ELITA names it, first
+        options += [("emotion", word)] + [tuple("emotion" if r == "emotionLabel" else r for r in o)
+                                          for o in options if "emotionLabel" in o]
     return unique([tuple(unique(list(o))) for o in options])
+
+
+def optional_examples(plan: Plan, s: Signals) -> list[Plan]:
+    """"Definizione e, dove presente, un esempio d'uso": each sense's definition, its example where it has one."""
+    if plan.senses is None or plan.senses.relation or not (s.optional and s.examples):
+        return []
+    return [plan.with_block(columns=(word, "definition", "example"), optional_roles=("example",))
+            for word in ("italianWord", "word")]
+
+
+def optional_notes(base: Plan, s: Signals) -> list[Plan]:
+    """"Con l'eventuale nota d'uso": the translations, each with its usage note where it has one."""
+    noted = next((j for j in base.joins if j.resource in DIALECTS and j.note == ""), None)
+    if noted is None or not s.optional:
+        return []
+    joins = tuple(replace(j, note=None) if j is noted else j for j in base.joins)
+    word = f"{noted.resource}Word"
+    shown = [(word, "usageNote")] + ([] if base.words.forms else [("italianWord", word, "usageNote")])
+    return [base.with_block(joins=joins, columns=c, optional_roles=("usageNote",)) for c in shown]

@@ -4,8 +4,9 @@ or per length, the longest or shortest words, a length's average; and the values
 
 from __future__ import annotations
 
-from nl2sparql.data.plans.model import Aggregate, Filter, Plan
-from nl2sparql.retrieval.filter_blocks import alternatives, whole_number
+from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Plan
+from nl2sparql.retrieval.column_blocks import unique
+from nl2sparql.retrieval.filter_blocks import alternatives, bound_op, whole_number
 from nl2sparql.retrieval.signals import Signals
 
 
@@ -18,7 +19,7 @@ def computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
         if not sized or base.senses.relation or not s.operators & {"count", "group", "top"}:
             return []
         return _endings(base, s, sized, "lemma" if base.senses.linked else "word")
-    plans = []
+    plans = per_affix(base, s, counted)
     if "initial" in s.computed and s.operators & {"count", "group", "top"}:
         per_initial = base.with_block(operator="group", columns=("initial",), aggregates=(
             Aggregate("count", counted, "count", distinct=True),))
@@ -56,6 +57,31 @@ def computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
         if whole_number(s, None) is None:  # "i lemmi più lunghi, e di quanti caratteri": every one of that length
             plans += [base.with_block(operator="extreme", columns=shown, order=(("length", longest),))
                       for shown in (("italianWord", "length"), ("italianWord",))]
+    return plans
+
+
+def per_affix(base: Plan, s: Signals, counted: str) -> list[Plan]:
+    """"Per ciascun prefisso tra ri-, dis- e s-, quanti verbi e che polarità media": a group per named affix (each
+    of a VALUES list, so a word counts under every one it has), its count, mean value and threshold."""
+    either = alternatives(s.affixes)
+    regex = next((f for f in base.filters if f.kind == "regex" and f.value == either), None)
+    threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None)
+    compared = threshold is not None and s.comparison and not s.length  # "quali danno almeno 100 lemmi"
+    if regex is None or not (s.operators & {"count", "group", "average", "top"} or compared):
+        return []
+    kind = "prefix" if either.startswith("^") else "suffix"
+    named = "|".join(v for k, v in s.affixes if k == kind)
+    grouped = base.with_block(filters=tuple(Filter(regex.role, f"{kind}_in", named) if f is regex else f
+                                            for f in base.filters), operator="group", columns=(kind,))
+    count = Aggregate("count", counted, "count", distinct=True)
+    value = "sentixValue" if base.join("sentix") and base.join("elita") else "polarityValue" if any(
+        j.resource in ("elita", "sentix") and j.mode == "has" for j in base.joins) else None
+    shown = [(count, Aggregate("avg", value, "average")), (Aggregate("avg", value, "average"),)] \
+        if "average" in s.operators and value else []
+    plans = [grouped.with_block(aggregates=a) for a in shown + [(count,)]]
+    if compared:
+        plans += [p.with_block(having=Filter("count", "value", threshold, bound_op(s, "="))) for p in plans
+                  if p.aggregates[0] == count]
     return plans
 
 
@@ -98,9 +124,17 @@ def statistics(base: Plan, s: Signals, role: str, suffix: str = "") -> list[Plan
     return plans
 
 
+# Columns a word may have several values of (an entry's emotions, a word's translations, definitions, related
+# words): in a per-word entry they are the ones put in one cell, the others are the entry's keys.
+MANY = frozenset({"emotionLabel", "emotion", "sicilianWord", "parmigianoWord", "definition", "example",
+                  *(role for _, _, role in RELATIONS.values())})
+
+
 def concatenated(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> list[Plan]:
     """"Ogni parola con le sue emozioni separate da virgola": per the first column, the others in one cell (one row
-    with no key for a named word's own values)."""
+    with no key for a named word's own values); and a per-word entry: the single-valued columns as keys, each
+    several-valued one in one cell ("emozioni raggruppate e, se c'è, il punteggio Sentix"), with their count when a
+    count is asked ("quante traduzioni ha ciascuno, e quali")."""
     if not s.concat:
         return []
     plans = []
@@ -113,4 +147,36 @@ def concatenated(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> l
         if len(shown) == 2 and "group" in s.operators:  # "per ogni emozione, le sue parole": the last one the key
             plans.append(base.with_block(operator="group", columns=shown[1:], aggregates=(
                 Aggregate("group_concat", shown[0], f"{shown[0]}List", distinct=True),)))
+        plans += _entries(base, s, shown)
+    return plans
+
+
+def _entries(base: Plan, s: Signals, shown: tuple[str, ...]) -> list[Plan]:
+    """Per word, its several-valued columns in one cell each (or one of them, the others kept as keys)."""
+    many, original = [r for r in shown[1:] if r in MANY], shown
+    elita = base.join("elita")
+    if not many and elita is not None and elita.mode == "has" and "emotionLabel" in s.asks + s.keys:
+        value = "elitaValue" if base.join("sentix") else "polarityValue"  # "emozioni raggruppate": its emotions
+        shown, many = tuple("emotionLabel" if r == value else r for r in shown), ["emotionLabel"]
+    if not many or len(shown) < 2:
+        return []
+    plans = []
+    for listed in unique([tuple(many)] + [(m,) for m in many] if len(many) > 1 else [tuple(many)]):
+        keys = tuple(r for r in shown if r not in listed)
+        if shown == original and keys == shown[:1] and len(listed) == len(shown) - 1:
+            continue  # the first column as the key: made above
+        entry = base.with_block(operator="group", columns=keys, aggregates=tuple(
+            Aggregate("group_concat", r, f"{r}List", distinct=True) for r in listed))
+        plans.append(entry)
+    threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None)
+    if "count" in s.operators or threshold is not None and s.comparison and not s.length:
+        # "quante traduzioni parmigiane ha ciascuno, e quali?", "con almeno quattro traduzioni: numero e lista"
+        listed = many[0]
+        keys = tuple(r for r in shown if r != listed)
+        counted = Aggregate("count", listed, "count", distinct=True)
+        entry = base.with_block(operator="group", columns=keys, aggregates=(
+            counted, Aggregate("group_concat", listed, f"{listed}List", distinct=True)))
+        plans.append(entry)
+        if threshold is not None and s.comparison:
+            plans.append(entry.with_block(having=Filter("count", "value", threshold, bound_op(s, "="))))
     return plans

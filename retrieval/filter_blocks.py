@@ -98,7 +98,7 @@ def bound_op(s: Signals, default: str, number: float | None = None) -> str:
     """The comparison a threshold is read with: ">" or "<" for "più di", "sopra", "below"; ">=" or "<=" when the
     bound itself passes ("almeno", "pari o superiore"); the number's own bound when its clause names one ("al massimo
     6 lettere e polarità almeno 0,6"); `default` when the question names no side."""
-    own = dict(s.bounds).get(number) if number is not None and s.comparison is not None else None
+    own = dict(s.bounds).get(number) if number is not None else None  # "(7 letters max)": its own, even alone
     if own:
         return own
     if s.comparison is None:

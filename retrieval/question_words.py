@@ -75,6 +75,8 @@ def number_bounds(text: str) -> tuple[tuple[float, str], ...]:
             words = _CLAUSE.split(text[match.end():match.end() + 30])[0].split()
             unit = bool(words) and words[0] in ("lettere", "letters", "caratteri", "characters", "sensi", "senses")
             found = _bounds_in(" ".join(words[1:4] if unit else words[:3]))
+            if unit and len(words) > 1 and words[1] in ("max", "massimo", "maximum"):  # "(7 letters max)"
+                found = [(0, 0, "<=")]
         if found:  # the nearest, then the longest ("non superiore a" over "superiore a")
             out.append((value, max(found)[2]))
     return tuple(dict.fromkeys(out))

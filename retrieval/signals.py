@@ -116,7 +116,8 @@ def _affixes(text: str, table: dict[str, list[str]]) -> tuple[list[tuple[str, st
                     word = token.group(1).strip("'’")
                     if kind == "contains" and word in ("grafo", "graph", "lessico", "lexicon", "lemmario"):
                         break
-                    if word and word not in _SKIP and word not in NUMBER_WORDS:
+                    marked = window[token.end():token.end() + 1] == "-"  # "starting with in-": letters, not a word
+                    if word and (word not in _SKIP or marked) and word not in NUMBER_WORDS:
                         found.append(letter_class(kind, word))
                         break
     return list(dict.fromkeys(found)), glue
@@ -206,8 +207,10 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         forms = list(analysis.entities)
     sized, unsized = ending_size(text)  # "terminazioni di 2 lettere": a group key, no suffix «di»
     affixes, glue = _affixes(unsized, cues["affixes"])
-    affixes = affixes + [("suffix", m) for m in re.findall(r"(?<![\w-])-([^\W\d_]+)", text)] + [
+    marked = [("suffix", m) for m in re.findall(r"(?<![\w-])-([^\W\d_]+)", text)] + [
         ("prefix", m) for m in re.findall(r"(?<![\w-])([^\W\d_]+)-(?![\w-])", text)]  # "verbi in stra-"
+    listed = {k for k, _ in marked if [m[0] for m in marked].count(k) > 1}  # "-zione, -mento e -tà": only those
+    affixes = [a for a in affixes if a[0] not in listed or a in marked] + marked
     classes = _classes(text, cues["classes"])
     affixes = [a for a in dict.fromkeys(affixes) if not any(a[1].startswith(c.split()[0]) for c in classes)]
     affixes += [tuple(cues["classes"][c]) for c in classes]

@@ -255,6 +255,8 @@ def filter_expression(f: Filter, names: _Names) -> str:
         "value": lambda: f"{var} {f.op} {number(float(value))}",
         "iri_prefix": lambda: f"STRSTARTS({text}, {literal(str(value))})",
         "same_as": lambda: f"{text} = STR({names.var(str(value))})",
+        "prefix_in": lambda: f"STRSTARTS({text}, ?prefix)",
+        "suffix_in": lambda: f"STRENDS({text}, ?suffix)",
     }[f.kind]()
     return f"!({expression})" if f.negated else expression
 
@@ -262,6 +264,8 @@ def filter_expression(f: Filter, names: _Names) -> str:
 def _aggregate(a, names: _Names) -> str:
     target = "*" if a.role == "*" else names.var(a.role)
     inner = f"{'DISTINCT ' if a.distinct else ''}{target}"
+    if a.func == "group_concat":  # items a reader (and the metric) can tell apart, a multi-word value kept whole
+        inner += '; separator=", "'
     return f"({a.func.upper()}({inner}) AS ?{a.name})"
 
 
@@ -285,6 +289,8 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
         lines = joined.pop(lead) + lines
     for join_lines in joined:
         lines += join_lines
+    lines += [f"VALUES ?{f.kind[:-3]} {{ {' '.join(literal(v) for v in str(f.value).split('|'))} }}"
+              for f in plan.filters if f.kind in ("prefix_in", "suffix_in")]  # "per ciascun prefisso tra ri-, dis-"
     lines += [f"FILTER({filter_expression(f, names)})" for f in plan.filters if f not in inside]
     lines += [f"BIND({COMPUTED[r][1]} AS ?{r})" for r in COMPUTED if r in roles]
     body = "\n".join("  " + line for line in lines)

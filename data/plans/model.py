@@ -83,8 +83,9 @@ class Senses:
 class Filter:
     """A condition on a role's value: the written form's prefix, suffix, contained letters, a regular expression or
     its length (`op` + number), an exact form, a number compared (`value` with `op`), an IRI prefix, or the same
-    text as another role (`same_as`, `value` the role: a dialect word written as its Italian word). `fold`: the
-    text test is made on the lower-cased value."""
+    text as another role (`same_as`, `value` the role: a dialect word written as its Italian word), or one of several
+    prefixes or suffixes (`prefix_in`, `suffix_in`, `value` them joined by "|": a VALUES list whose member is the
+    role "prefix" or "suffix", a group key). `fold`: the text test is made on the lower-cased value."""
 
     role: str
     kind: str
@@ -214,7 +215,7 @@ def _filter_text(f: Filter) -> str:
     value = f"'{f.value}'" if isinstance(f.value, str) else f"{f.value:g}"
     words = {"prefix": "starts with", "suffix": "ends with", "contains": "contains", "regex": "matches",
              "length": f"length {f.op}", "equals": "is", "value": f.op, "iri_prefix": "IRI starts with",
-             "same_as": "written as"}[f.kind]
+             "same_as": "written as", "prefix_in": "starts with one of", "suffix_in": "ends with one of"}[f.kind]
     if f.kind == "same_as":  # another role's value: "sicilianWord written as italianWord"
         value = str(f.value)
     return f"{f.role}{' not' if f.negated else ''} {words} {value}{' (any case)' if f.fold else ''}"

@@ -10,6 +10,7 @@ POS = {"noun": ("nouns", "nomi"), "verb": ("verbs", "verbi"), "adjective": ("adj
        "pronoun": ("pronouns", "pronomi"), "interjection": ("interjections", "interiezioni")}
 ROLES = {"italianWord": ("written form", "forma scritta"), "lemma": ("lemma", "lemma"),
          "pos": ("part of speech", "parte del discorso"), "emotionLabel": ("emotion", "emozione"),
+         "prefix": ("prefix", "prefisso"), "suffix": ("suffix", "suffisso"),
          "emotion": ("emotion", "emozione"), "polarity": ("polarity", "polarità"),
          "polarityValue": ("polarity value", "valore di polarità"), "elitaValue": ("ELITA value", "valore ELITA"),
          "sentixValue": ("Sentix value", "valore Sentix"), "sicilianWord": ("Sicilian word", "parola siciliana"),
@@ -113,7 +114,11 @@ def _filter(f: Filter, lang: str) -> str:
             "length": (f"of length {f.op}", f"di lunghezza {f.op}"), "equals": ("written exactly", "scritti"),
             "value": (f"with {role_name(f.role, lang)} {f.op}", f"con {role_name(f.role, lang)} {f.op}"),
             "iri_prefix": ("whose IRI starts with", "il cui IRI inizia con"),
-            "same_as": ("written exactly as the", "scritti esattamente come")}[f.kind][0 if en else 1]
+            "same_as": ("written exactly as the", "scritti esattamente come"),
+            "prefix_in": ("starting with one of", "che iniziano per uno tra"),
+            "suffix_in": ("ending in one of", "che finiscono in uno tra")}[f.kind][0 if en else 1]
+    if f.kind in ("prefix_in", "suffix_in"):
+        value = ", ".join(f"«{v}»" for v in str(f.value).split("|"))
     if f.kind == "same_as":
         value = role_name(str(f.value), lang)
     if f.role not in ("italianWord", "lemma") and f.kind != "value":
