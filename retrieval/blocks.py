@@ -7,21 +7,12 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import product
 
-from nl2sparql.data.plans.model import (
-    RELATIONS,
-    Aggregate,
-    Filter,
-    Join,
-    Plan,
-    Senses,
-    Words,
-)
+from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Join, Plan, Words
 from nl2sparql.retrieval.column_blocks import DIALECTS, columns, optional_examples, optional_notes, unique
 from nl2sparql.retrieval.computed_blocks import computed, concatenated, per_affix, statistics
 from nl2sparql.retrieval.filter_blocks import bound_op, whole_number
 from nl2sparql.retrieval.signals import Signals
 
-COMPLIT_POS = ("noun", "verb", "adjective", "adverb")
 # A resource the word lacks, written as MINUS: the same answer as NOT EXISTS on the shared ?lemma, but the embedded
 # store answers "verbs without Sentix" in 0.8 s where NOT EXISTS takes 17 s (45–50 s for Sentix or a dialect whole)
 ABSENT = "absent_minus"
@@ -107,6 +98,7 @@ def join_sets(s: Signals) -> list[tuple[Join, ...]]:
         orders = [resources, resources[::-1]] if len(resources) == 2 else [resources]
         sets += [tuple(join(r, "has" if i < len(kept) - 1 else "optional", tuple(s.emotions[:2]))
                        for i, r in enumerate(kept)) for kept in orders]
+    lacks = "absent" in s.operators and s.lacking != ("complit",)  # "… non esistono in CompL-it": not the others
     if "absent" in s.operators and len(s.emotions) == 2:  # "words of Amore but not of Gioia", either way round
         for kept, dropped in (s.emotions, s.emotions[::-1]):
             sets.append((Join("elita", emotions=(kept,), without_emotions=(dropped,)),))
@@ -121,11 +113,11 @@ def join_sets(s: Signals) -> list[tuple[Join, ...]]:
     for emotions in emotion_options:
         sets.append(tuple(join(r, emotions=emotions) for r in resources))
         if len(resources) > 1:
-            if "absent" in s.operators:  # "words of Gioia with no Parmigiano translation": before the parts alone
+            if lacks:  # "words of Gioia with no Parmigiano translation": before the parts alone
                 for kept in (resources, resources[::-1]) if len(resources) == 2 else (resources,):  # either one lacked
                     sets += [tuple(join(r, "has" if i == 0 else ABSENT, emotions) for i, r in enumerate(kept))]
             sets += [(join(r, emotions=emotions),) for r in resources]
-    if "absent" in s.operators and len(resources) == 1:  # "verbi senza polarità Sentix": before the word with it
+    if lacks and len(resources) == 1:  # "verbi senza polarità Sentix": before the word with it
         sets.insert(len(sets) if s.emotions else 0, (join(resources[0], ABSENT),))
     return unique(sets) or [()]
 
@@ -146,35 +138,10 @@ def _negated_sets(s: Signals, resources: list[str], join) -> list[tuple[Join, ..
     return sets
 
 
-def senses_options(s: Signals, joined: bool) -> list[Senses | None]:
-    if "complit" not in s.resources:
-        return [None]
-    pos = [p for p in s.pos if p in COMPLIT_POS][:1]
-    relations = []
-    for relation in s.relations[:2]:
-        relations += [relation] + ([f"{relation}-by-hyponym"] if relation in ("hypernym", "hyponym") else [])
-        relations += {"meronym": ["holonym"], "holonym": ["meronym"]}.get(relation, [])  # "which have X as a part"
-    options = []
-    for relation, label in product(relations or [None], pos + [None]):
-        linked = ("related" if relation else "word") if joined else None
-        depth = "any" if s.any_depth and relation else "one"
-        options.append(Senses(pos=label, relation=relation, linked=linked, depth=depth))
-        if linked == "related" and not s.forms:  # "i contrari delle parole di Gioia": the words joined, not theirs
-            options.append(Senses(pos=label, relation=relation, linked="word", depth=depth))
-        if s.examples and not relation and "count" in s.operators:  # "quanti sensi … hanno un esempio"
-            options.append(Senses(pos=label, linked=linked, requires=("example",)))
-    if s.defined and not s.definition:  # "parole che hanno una definizione": senses with one, first; a related
-        options = [replace(o, requires=("definition",), defined="related") for o in options  # word's own ("gli
-                   if o.relation and not o.requires] + [  # iperonimi di cane, con la loro definizione") before
-            replace(o, requires=("definition",)) for o in options if not o.requires] + options
-    if s.definition:  # "definiti come usurati": the senses whose definition says it first, related at any depth too
-        defined = [replace(o, requires=("definition",), defined="related" if o.relation else "word") for o in options]
-        options = defined + [replace(o, depth="any") for o in defined if o.relation] + options
-    return unique(options)
-
-
 def operators(base: Plan, s: Signals) -> list[Plan]:
     """The plans a word set is asked through: lists with each column set, a count, a yes/no, groups, top k."""
+    if base.senses is not None and base.senses.absent:  # words CompL-it lacks: asked as lemma-bank words
+        return [p.with_block(senses=base.senses) for p in operators(base.with_block(senses=None), s)]
     plans, ops = [], s.operators
     counted = "sense" if base.senses is not None and not base.senses.relation else \
         RELATIONS[base.senses.relation][2] if base.senses is not None else \

@@ -11,15 +11,16 @@ from nl2sparql.retrieval.signals import Signals
 
 
 def computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
-    """Keys and orders computed from the written form: a count per initial letter, the longest or shortest words."""
+    """Keys and orders computed from the written form: a count per initial letter, the longest or shortest words;
+    one value compared with another."""
     if base.words.bank != "italian" or base.words.forms:
-        return []
+        return compared(base, s)
     if base.senses is not None:  # "con quali 3 lettere finiscono più spesso le parole definite in CompL-it"
         sized = next((c for c in s.computed if c.startswith("ending")), None)
         if not sized or base.senses.relation or not s.operators & {"count", "group", "top"}:
             return []
         return _endings(base, s, sized, "lemma" if base.senses.linked else "word")
-    plans = per_affix(base, s, counted)
+    plans = compared(base, s) + per_affix(base, s, counted)
     if "initial" in s.computed and s.operators & {"count", "group", "top"}:
         per_initial = base.with_block(operator="group", columns=("initial",), aggregates=(
             Aggregate("count", counted, "count", distinct=True),))
@@ -58,6 +59,21 @@ def computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
             plans += [base.with_block(operator="extreme", columns=shown, order=(("length", longest),))
                       for shown in (("italianWord", "length"), ("italianWord",))]
     return plans
+
+
+def compared(base: Plan, s: Signals) -> list[Plan]:
+    """"ELITA è più negativo di Sentix": the words whose one value is above (below) the other, both shown; or
+    whether a named word's is ("Sentix dà a felicità un punteggio più alto di ELITA?")."""
+    found = next((c for c in s.computed if c in _COMPARED), None)
+    if not found or not (base.join("elita") and base.join("sentix")) or base.senses is not None:
+        return []
+    left, op, right = _COMPARED[found]
+    kept = base.with_block(filters=base.filters + (Filter(left, "compare", right, op),))
+    plans = [kept.with_block(operator="ask", columns=())] if "ask" in s.operators else []
+    plans += [kept.with_block(columns=shown) for shown in (("italianWord", "elitaValue", "sentixValue"),
+                                                            ("italianWord",))]
+    return plans + [kept.with_block(columns=("italianWord", f"{d}Word", "elitaValue", "sentixValue"))
+                    for d in ("sicilian", "parmigiano") if base.join(d)]
 
 
 def per_affix(base: Plan, s: Signals, counted: str) -> list[Plan]:
@@ -124,6 +140,8 @@ def statistics(base: Plan, s: Signals, role: str, suffix: str = "") -> list[Plan
     return plans
 
 
+_COMPARED = {f"{a}Value{op}{b}Value": (f"{a}Value", op, f"{b}Value") for a, b in (("elita", "sentix"), ("sentix", "elita"))
+             for op in "<>"}
 # Columns a word may have several values of (an entry's emotions, a word's translations, definitions, related
 # words): in a per-word entry they are the ones put in one cell, the others are the entry's keys.
 MANY = frozenset({"emotionLabel", "emotion", "sicilianWord", "parmigianoWord", "definition", "example",

@@ -18,7 +18,8 @@ from nl2sparql.data.plans.compile import compile_plan
 from nl2sparql.data.plans.model import RELATIONS, Plan, Senses, Words
 from nl2sparql.data.plans.verbalize import verbalize
 from nl2sparql.kb.endpoint import stop_by
-from nl2sparql.retrieval.blocks import join_sets, operators, senses_options, word_sets
+from nl2sparql.retrieval.blocks import join_sets, operators, word_sets
+from nl2sparql.retrieval.senses_blocks import senses_options
 from nl2sparql.retrieval.catalog_blocks import catalog_plans
 from nl2sparql.retrieval.column_blocks import unique
 from nl2sparql.retrieval.filter_blocks import (

@@ -80,3 +80,24 @@ def number_bounds(text: str) -> tuple[tuple[float, str], ...]:
         if found:  # the nearest, then the longest ("non superiore a" over "superiore a")
             out.append((value, max(found)[2]))
     return tuple(dict.fromkeys(out))
+
+
+_HIGHER = r"più alt[aoie]|più positiv\w*|higher|more positive(?:ly)?|greater|better|beat|superiore|più favorevol\w*"
+_LOWER = r"più bass[aoie]|più negativ\w*|lower|more negative(?:ly)?|worse|inferiore|più severo|più sever\w*"
+_RESOURCE = r"\b(elita|sentix)\b"
+
+
+def compared_values(text: str) -> tuple[str, ...]:
+    """"ELITA è più negativo di Sentix", "Sentix rates it higher than ELITA": one resource's polarity value compared
+    with the other's, as "elitaValue<sentixValue" (the resource after "di"/"than" on the right)."""
+    if not (re.search(r"\belita\b", text) and re.search(r"\bsentix\b", text)):
+        return ()
+    for cues, op in ((_HIGHER, ">"), (_LOWER, "<")):
+        for match in re.finditer(rf"(?:{cues})\s+(?:di|than|rispetto a|che)\b", text):
+            after = re.search(_RESOURCE, text[match.end():match.end() + 40])
+            if after:
+                right = after.group(1)
+                left = "sentix" if right == "elita" else "elita"
+                return (f"{left}Value{op}{right}Value",)
+    return ()
+

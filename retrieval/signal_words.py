@@ -253,7 +253,8 @@ _DEFINED = re.compile(r"\b(?:hanno|ha|abbiano|con|ricevono|riceve|have|has|with|
                       r"(?:una |a )?(?:definizion|definition)|\bdefinit[oaie]\b(?! come)|\bdefined\b(?! as)|"
                       r"\b(?:anche|also|include|including|con|with) (?:la |le |the |its |their |la loro |le loro )?"
                       r"(?:definizion|definition)|\b(?:dammi|give me|show me|mostrami|its|their|sua|loro) (?:la |le |its |"
-                      r"their |the )?(?:definizion|definition)")  # "dammi anche la definizione dell'iperonimo"
+                      r"their |the )?(?:definizion|definition)|\b(?:nessuna|alcuna|senza|no|without) (?:definizion|"
+                      r"definition)")  # "dammi anche la definizione dell'iperonimo", "non hanno alcuna definizione"
 
 
 # "lemmi con parti del discorso diverse", "different parts of speech": more than one (a threshold of 1)

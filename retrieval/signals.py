@@ -13,7 +13,7 @@ from typing import Any
 
 from nl2sparql.retrieval.patterns import _QUOTED
 from nl2sparql.retrieval.question_words import (GREATER, INCLUSIVE, LESS, NUMBER_PATTERN, NUMBER_WORDS,
-                                                asked_words, number_bounds, subject_words)
+                                                asked_words, compared_values, number_bounds, subject_words)
 from nl2sparql.retrieval.signal_words import (DIFFERENT, ELIDED, FUNCTION_WORDS, QUOTED, asks_defined,
                                               continued_affixes, definition_words, dialect_words, disjoined,
                                               ending_size, in_question_order, letter_class, marked_dialect_words,
@@ -332,10 +332,10 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    examples=any(_has(text, c) for c in cues["examples"]), catalogs=_hits(text, cues["catalogs"]),
                    values=any(_has(text, c) for c in cues["values"]) or bool(comparison and re.search(
                        r"polarit\w* (?:sentix |elita )?(?:oltre|sopra|sotto|above|below|over|under) -?\d", text)),
-                   computed=_hits(text, cues["computed"]) + ((f"ending{sized}",) if sized else ()),
+                   computed=_hits(text, cues["computed"]) + ((f"ending{sized}",) if sized else ())
+                   + compared_values(text),  # "ELITA più negativo di Sentix": one value against the other
                    optional=any(_has(text, c) for c in cues["optional"]),
-                   keys=tuple(k for k, words in cues["keys"].items() if k != "about" and any(_has(text, w)
-                                                                                            for w in words)),
+                   keys=tuple(k for k, ws in cues["keys"].items() if k != "about" and any(_has(text, w) for w in ws)),
                    exactly=any(_has(text, c) for c in ("esattamente", "exactly", "pari a", "equal to", "uguale")) or bool(
                        re.search(_ONE, text)),
                    definition=tuple(definition), authentic=any(_has(text, c) for c in cues["authentic"]),

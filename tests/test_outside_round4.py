@@ -103,3 +103,44 @@ def test_an_example_where_present_beside_each_definition(enumerated):
     texts = _texts(enumerated, "Avverbi in CompL-it che iniziano con 'in' e finiscono in -mente: definizione e, dove "
                                "presente, un esempio d'uso.")
     assert any(t.endswith("list italianWord, definition, example?") for t in texts)
+
+
+def test_one_resources_value_compared_with_the_others(endpoint):
+    plan = Plan(words=Words(), joins=(Join("elita", emotions=("Gioia",)), Join("sentix")),
+                filters=(Filter("elitaValue", "compare", "sentixValue", ">"),),
+                columns=("italianWord", "elitaValue", "sentixValue"))
+    sparql = compile_plan(plan)
+    assert "FILTER(?elitaValue > ?sentixValue)" in sparql
+    rows = [(float(r[1].value), float(r[2].value)) for r in endpoint.execute(sparql).rows]
+    assert rows and all(e > s for e, s in rows)
+    everyone = compile_plan(Plan(words=Words(), joins=plan.joins, columns=plan.columns))
+    assert len(endpoint.execute(everyone).rows) > len(rows)  # the filter narrows
+    assert "elitaValue > sentixValue" in plan.text() and "valore Sentix" in verbalize(plan, "it")
+
+
+@pytest.mark.parametrize("question, compared", [
+    ("Joy words in ELITA that ELITA rates more positively than Sentix does - which are they?", "elitaValue > sentixValue"),
+    ("Sentix dà a 'felicità' un punteggio più alto di quello che le dà ELITA?", "sentixValue > elitaValue")])
+def test_the_enumerator_compares_the_two_values_a_question_compares(enumerated, question, compared):
+    assert any(compared in t for t in _texts(enumerated, question))
+
+
+def test_the_words_compl_it_lacks_are_the_lemma_banks_less_those_compl_it_has(endpoint):
+    from nl2sparql.data.plans.model import Senses
+
+    lacking = Plan(words=Words(), joins=(Join("sicilian"),), senses=Senses(linked="form", absent=True))
+    sparql = compile_plan(lacking)
+    assert "MINUS { SERVICE" in sparql and "without CompL-it senses" in lacking.text()
+    missing = {r[0].value for r in endpoint.execute(sparql).rows}
+    every = {r[0].value for r in endpoint.execute(compile_plan(Plan(words=Words(), joins=(Join("sicilian"),)))).rows}
+    assert missing and missing < every
+    present = every - missing
+    word = sorted(present)[0]
+    assert endpoint.execute(compile_plan(Plan(words=Words(forms=(word,)), senses=Senses(), operator="ask",
+                                              columns=()))).boolean
+    assert verbalize(lacking, "it") and verbalize(lacking, "en")
+
+
+def test_the_enumerator_offers_the_words_compl_it_lacks(enumerated):
+    texts = _texts(enumerated, "Quali parole tradotte in siciliano non esistono proprio in CompL-it?")
+    assert any(t.startswith("words | without CompL-it senses") and "with sicilian" in t for t in texts)

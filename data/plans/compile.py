@@ -7,6 +7,8 @@ never narrows a set it was not asked to narrow.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from nl2sparql.data.plans.model import Filter, Join, Plan
 from nl2sparql.kb.vocab import (ELITA_GRAPH, LIITA_GRAPH, PARMIGIANO_LEMMA_BANK, PARMIGIANO_LEXICON, PREFIXES,
                                 SICILIAN_LEMMA_BANK, SICILIAN_LEXICON)
@@ -60,7 +62,7 @@ class _Names:
 
 def used_roles(plan: Plan) -> set[str]:
     roles = set(plan.columns) | {f.role for f in plan.filters} | {r for r, _ in plan.order}
-    roles |= {str(f.value) for f in plan.filters if f.kind == "same_as"}
+    roles |= {str(f.value) for f in plan.filters if f.kind in ("same_as", "compare")}
     roles |= {a.role for a in plan.aggregates}
     if plan.words.forms:
         roles.add(f"{plan.words.bank}Word" if plan.words.bank in BANKS else "italianWord")
@@ -255,6 +257,7 @@ def filter_expression(f: Filter, names: _Names) -> str:
         "value": lambda: f"{var} {f.op} {number(float(value))}",
         "iri_prefix": lambda: f"STRSTARTS({text}, {literal(str(value))})",
         "same_as": lambda: f"{text} = STR({names.var(str(value))})",
+        "compare": lambda: f"{var} {f.op} {names.var(str(value))}",
         "prefix_in": lambda: f"STRSTARTS({text}, ?prefix)",
         "suffix_in": lambda: f"STRENDS({text}, ?suffix)",
     }[f.kind]()
@@ -273,8 +276,11 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     """The SPARQL of a plan (with its PREFIX lines unless `prefixes` is False)."""
     from nl2sparql.data.plans.complit import COMPLIT_ROLES, complit_lines
 
+    lacked = plan.senses if plan.senses is not None and plan.senses.absent else None
+    if lacked is not None:  # no such CompL-it word: the plan without it, less the words that have one (MINUS)
+        plan = replace(plan, senses=None)
     names = _Names(plan)
-    roles = used_roles(plan)
+    roles = used_roles(plan) | ({"italianWord"} if lacked is not None else set())
     inside = [f for f in plan.filters if plan.senses is not None and f.role in COMPLIT_ROLES]
     lines = complit_lines(plan, roles, [filter_expression(f, names) for f in inside]) if plan.senses else []
     if plan.meta is not None:
@@ -292,6 +298,9 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     lines += [f"VALUES ?{f.kind[:-3]} {{ {' '.join(literal(v) for v in str(f.value).split('|'))} }}"
               for f in plan.filters if f.kind in ("prefix_in", "suffix_in")]  # "per ciascun prefisso tra ri-, dis-"
     lines += [f"FILTER({filter_expression(f, names)})" for f in plan.filters if f not in inside]
+    if lacked is not None:
+        service = complit_lines(Plan(senses=replace(lacked, absent=False, linked="form")), {"italianWord"}, [])
+        lines.append(f"MINUS {{ {' '.join(service)} }}")
     lines += [f"BIND({COMPUTED[r][1]} AS ?{r})" for r in COMPUTED if r in roles]
     body = "\n".join("  " + line for line in lines)
     if plan.operator == "ask":

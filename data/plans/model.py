@@ -77,6 +77,7 @@ class Senses:
     defined: str = "word"
     typed: bool = False  # `?word a ontolex:Word` written (the same set in CompL-it, kept to read as written)
     requires: tuple[str, ...] = ()  # "definition", "example": senses that have one, shown or not
+    absent: bool = False  # the lemma-bank word has no such CompL-it word (joined on the written form): a MINUS
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,8 @@ class Filter:
     its length (`op` + number), an exact form, a number compared (`value` with `op`), an IRI prefix, or the same
     text as another role (`same_as`, `value` the role: a dialect word written as its Italian word), or one of several
     prefixes or suffixes (`prefix_in`, `suffix_in`, `value` them joined by "|": a VALUES list whose member is the
-    role "prefix" or "suffix", a group key). `fold`: the text test is made on the lower-cased value."""
+    role "prefix" or "suffix", a group key), or another role's number (`compare`, `value` the role: "ELITA's value
+    above Sentix's"). `fold`: the text test is made on the lower-cased value."""
 
     role: str
     kind: str
@@ -177,7 +179,7 @@ def _words_text(words: Words) -> str:
 
 
 def _senses_text(senses: Senses) -> str:
-    text = "CompL-it senses" + (f" ({senses.pos})" if senses.pos else "")
+    text = ("without " if senses.absent else "") + "CompL-it senses" + (f" ({senses.pos})" if senses.pos else "")
     if senses.relation:
         text += f" | {senses.relation}s" + (" at any depth" if senses.depth == "any" else "")
         if senses.related_form:
@@ -215,7 +217,8 @@ def _filter_text(f: Filter) -> str:
     value = f"'{f.value}'" if isinstance(f.value, str) else f"{f.value:g}"
     words = {"prefix": "starts with", "suffix": "ends with", "contains": "contains", "regex": "matches",
              "length": f"length {f.op}", "equals": "is", "value": f.op, "iri_prefix": "IRI starts with",
-             "same_as": "written as", "prefix_in": "starts with one of", "suffix_in": "ends with one of"}[f.kind]
-    if f.kind == "same_as":  # another role's value: "sicilianWord written as italianWord"
+             "same_as": "written as", "prefix_in": "starts with one of", "suffix_in": "ends with one of",
+             "compare": f.op}[f.kind]
+    if f.kind in ("same_as", "compare"):  # another role's value: "sicilianWord written as italianWord"
         value = str(f.value)
     return f"{f.role}{' not' if f.negated else ''} {words} {value}{' (any case)' if f.fold else ''}"

@@ -115,13 +115,14 @@ def _filter(f: Filter, lang: str) -> str:
             "value": (f"with {role_name(f.role, lang)} {f.op}", f"con {role_name(f.role, lang)} {f.op}"),
             "iri_prefix": ("whose IRI starts with", "il cui IRI inizia con"),
             "same_as": ("written exactly as the", "scritti esattamente come"),
+            "compare": (f"with {role_name(f.role, lang)} {f.op}", f"con {role_name(f.role, lang)} {f.op}"),
             "prefix_in": ("starting with one of", "che iniziano per uno tra"),
             "suffix_in": ("ending in one of", "che finiscono in uno tra")}[f.kind][0 if en else 1]
     if f.kind in ("prefix_in", "suffix_in"):
         value = ", ".join(f"«{v}»" for v in str(f.value).split("|"))
-    if f.kind == "same_as":
+    if f.kind in ("same_as", "compare"):
         value = role_name(str(f.value), lang)
-    if f.role not in ("italianWord", "lemma") and f.kind != "value":
+    if f.role not in ("italianWord", "lemma") and f.kind not in ("value", "compare"):
         text = f"({role_name(f.role, lang)}) {text}"
     return ("not " if en else "non ") * f.negated + f"{text} {value}"
 
@@ -136,7 +137,10 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
     parts = [subject]
     if plan.senses is not None:
         senses = plan.senses
-        if senses.relation:
+        if senses.absent:  # "che non compaiono in CompL-it", "senza definizione in CompL-it"
+            parts.append(("with no definition in CompL-it" if en else "senza definizione in CompL-it")
+                         if "definition" in senses.requires else ("not in CompL-it" if en else "assenti da CompL-it"))
+        elif senses.relation:
             parts.append(f"their CompL-it {RELATION_WORDS[senses.relation][0]}" if en else
                          f"i loro {RELATION_WORDS[senses.relation][1]} in CompL-it")
         else:
