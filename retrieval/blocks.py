@@ -25,6 +25,7 @@ def _bound(s: Signals) -> str:
 
 def word_sets(s: Signals) -> list[Words]:
     forms = [tuple(s.forms[:1])] + ([tuple(s.forms[:4])] if len(s.forms) > 1 else []) if s.forms else []
+    forms = [tuple(s.forms[:8]), tuple(s.forms[:1])] if len(s.forms) > 2 else forms  # a list: all of it first
     emotion_words = {e.lower() for e in s.emotions}
     open_set = not s.forms or s.operators & {"group", "count"} or any(f.lower() in emotion_words for f in s.forms) \
         or s.any_case  # "roma, con o senza maiuscola": any written form that lower-cases to it
@@ -262,7 +263,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         plans += _per_word_having(base, s, per_word, counted, threshold)
     if ops & {"count", "top"} and len(base.words.forms) > 1:  # "confronta il numero di sensi di cane, gatto e
         aggregate = Aggregate("count", counted, "count", distinct=True)  # cavallo", "quale tra … ha più sensi"
-        plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,)))
+        translations = [f"{j.resource}Lemma" for j in base.joins if j.resource in DIALECTS and j.mode == "has"]
+        plans += [base.with_block(operator="group", columns=("italianWord",), aggregates=(  # "quante traduzioni
+            Aggregate("count", thing, "count", distinct=True),)) for thing in translations[:1] + [counted]]  # hanno"
         if "top" in ops:
             plans.append(base.with_block(operator="group", columns=("italianWord",), aggregates=(aggregate,),
                                          order=(("count", "ascending" not in ops), ("italianWord", False)), limit=1))

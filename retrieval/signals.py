@@ -11,14 +11,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from nl2sparql.retrieval.named_words import content_words, listed_forms
 from nl2sparql.retrieval.patterns import _QUOTED
 from nl2sparql.retrieval.question_words import (GREATER, INCLUSIVE, LESS, NUMBER_PATTERN, NUMBER_WORDS,
                                                 asked_words, compared_values, number_bounds, subject_words)
-from nl2sparql.retrieval.signal_words import (DIFFERENT, ELIDED, FUNCTION_WORDS, QUOTED, asks_defined,
+from nl2sparql.retrieval.signal_words import (DIFFERENT, FUNCTION_WORDS, QUOTED, asks_defined,
                                               continued_affixes, definition_words, dialect_words, disjoined,
                                               ending_size, in_question_order, letter_class, marked_dialect_words,
                                               repeated_or_anchored,
-                                              multiwords, negated_names, reworded, split_elision)
+                                              multiwords, negated_names, reworded)
 
 CUES_FILE = Path(__file__).resolve().parents[1] / "data" / "plans" / "cues.json"
 _TOKEN = re.compile(r"[-'\"«»‘’“”]*([^\W\d_][\w'’]*)")
@@ -289,7 +290,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         r"\blemm", text) else None  # "lemma o ipolemma?": either kind, the type shown
     if stop_forms and lexicon is not None:
         named = affix_values | glue | cue_words | {e.lower() for e in emotions}  # "joy (Gioia)" glosses an emotion
-        forms = [f for f in _content_words(question, text, cues, lexicon) if f.lower() not in named]
+        forms = [f for f in content_words(question, text, cues, lexicon, _SKIP) if f.lower() not in named]
     multiword = multiwords(question, cues, lexicon) if lexicon is not None else []
     if multiword:  # "l'espressione polirematica fico d'India": the whole expression, before its parts
         forms = multiword + [f for f in forms if not any(f.lower() in m.lower().split() for m in multiword)]
@@ -302,6 +303,11 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
         forms = forms or asked
         emotions = tuple(e for e in emotions if e.lower() not in asked)
         resources = [r for r in resources if r != "elita" or emotions]
+    listed = listed_forms(question, lexicon, cues) if lexicon is not None else []
+    if listed:  # "sorella, cavallo, neve, gatto e libro": the words listed (no emotions, though some name one)
+        forms = listed + [f for f in forms if _quoted(question, f) and f not in listed]
+        emotions = tuple(e for e in emotions if e.lower() not in {w.lower() for w in listed})
+        resources = [r for r in resources if r != "elita" or emotions or _has(text, "elita")]
     if "sentix" in resources and (_has(text, "elita") or emotions) and not _has(text, "sentix") \
             and "sentix" not in lacking:
         resources.remove("sentix")  # "polarity" of a question that names ELITA or an emotion, not Sentix: ELITA's own
@@ -352,40 +358,6 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    every_pos=bool(re.search(r"\bsia (?:come )?(?:un |una )?\w+ (?:che|sia|e) |\bboth (?:as )?(?:an? )?\w+ "
                                             r"and |\b(?:anche|also) (?:come |as )?(?:un |una |an? )?(?:forma |lemma |form )?(?:nom|verb|aggett|"
                                             r"avverb|noun|adject|adverb)", text)))
-
-
-def _content_words(question: str, text: str, cues: dict, lexicon) -> list[str]:
-    """Unquoted words the question is about: lemma-bank forms that are no cue and no common word, the last two
-    (the word asked about tends to close an Italian or English question: "i sinonimi di coraggio")."""
-    stop = set(cues["stop"]) | FUNCTION_WORDS | _SKIP  # "termina con la lettera h": no word «lettera»
-    stop |= {"secondo"} if re.search(r"\bsecondo (?:compl-?it|elita|sentix|liita)\b", text) else set()  # "according to"
-    cue_words = [w for table in ("pos", "polarity", "resources", "relations", "operators", "affixes")
-                 for words in cues[table].values() for w in words]
-    found = []
-    before = set(cues["before_word"]) | ELIDED | {"un", "uno", "una", "a", "an"}
-    tokens = [part for token in re.findall(r"[^\W\d_][\w'’]*[^\W_]|[^\W\d_]", question)
-              for part in split_elision(token)]  # "dell'albero": the article, then the word
-    glossed = {w.lower() for w in re.findall(r"\(\s*([^\W\d_][\w'’]*)\s*\)", question)}  # "the face (viso)"
-    chained = 0  # "di cane, gatto e cavallo": words listed after a found one
-    for index, (previous, token) in enumerate(zip([""] + tokens, tokens)):
-        word = token.lower()
-        listed = bool(found) and (tokens[index - 1] == found[-1] or (
-            index > 1 and previous.lower() in ("e", "and", "o", "or") and tokens[index - 2] == found[-1]))
-        subject = index == 0 and len(tokens) > 1 and (tokens[1].lower() in ("è", "is") or len(tokens) <= 4 or re.match(
-            r"\s*\S+\s*:|\s*\S+ in (?:dialetto )?(?:parmigiano|siciliano)\b", question, re.IGNORECASE) is not None)
-        # "Costume è un tipo di …?", "Comprare in siciliano?", "Fratello: …", "vino in dialetto parmigiano, …"
-        if previous.lower() not in before and word not in glossed and not listed and not subject:
-            continue
-        if len(word) < 3 or word in stop or word in NUMBER_WORDS:
-            continue
-        if any(word.startswith(c.strip()) for c in cue_words if len(c.strip()) > 2):
-            continue
-        grounded = lexicon.lookup(token)
-        if grounded.match in ("exact", "case"):
-            chained = chained + 1 if listed else 0
-            found.append(grounded.form)
-    keep = max(2, chained + 1)
-    return list(reversed(list(dict.fromkeys(found))[-keep:])) if chained < 1 else list(dict.fromkeys(found))[-keep:]
 
 
 def signals_to_json(signals) -> dict[str, Any]:

@@ -144,3 +144,28 @@ def test_the_words_compl_it_lacks_are_the_lemma_banks_less_those_compl_it_has(en
 def test_the_enumerator_offers_the_words_compl_it_lacks(enumerated):
     texts = _texts(enumerated, "Quali parole tradotte in siciliano non esistono proprio in CompL-it?")
     assert any(t.startswith("words | without CompL-it senses") and "with sicilian" in t for t in texts)
+
+
+@pytest.mark.parametrize("question, forms", [
+    ("Ho questi nomi: sorella, cavallo, neve, gatto, albero, libro. Come si dicono in siciliano?",
+     ("sorella", "cavallo", "neve", "gatto", "albero", "libro")),
+    ("For the words paura, gioia, rabbia, sorpresa and nostalgia: which ELITA emotions are they tagged with?",
+     ("paura", "gioia", "rabbia", "sorpresa", "nostalgia"))])
+def test_a_comma_list_of_known_words_names_every_word_and_no_emotion(lexicons, question, forms):
+    s = read_signals(question, *lexicons)
+    assert s.forms == forms and s.emotions == ()
+
+
+@pytest.mark.parametrize("question, emotions", [
+    ("Per gioia, tristezza, paura e rabbia: quante parole ha ELITA per ciascuna?", ("Gioia", "Tristezza", "Paura",
+                                                                                   "Rabbia")),
+    ("Tra nomi, aggettivi, verbi e avverbi, quanti lemmi finiscono in -oso?", ())])
+def test_a_list_of_emotion_names_or_of_parts_of_speech_names_no_word(lexicons, question, emotions):
+    s = read_signals(question, *lexicons)
+    assert s.forms == () and s.emotions == emotions
+
+
+def test_a_listed_words_translations_are_counted_per_word(enumerated):
+    texts = _texts(enumerated, "quante traduzioni in parmigiano hanno mangiare, bambino, paura, cane e casa?")
+    assert any(t.startswith("words written 'mangiare' or 'bambino' or 'paura' or 'cane' or 'casa' | with parmigiano")
+               and t.endswith("group by italianWord count distinct(parmigianoLemma) as count") for t in texts)
