@@ -54,10 +54,12 @@ def listed_forms(question: str, lexicon, cues: dict) -> list[str]:
     and none a cue word; not a list of emotion names only ("per gioia, tristezza e paura": emotions)."""
     cue_words = [w.strip() for table in _CUE_TABLES for words in cues[table].values() for w in words]
     emotion_words = {w.strip() for words in cues["emotions"].values() for w in words}
+    stop = set(cues["stop"]) | FUNCTION_WORDS  # "mostra parola, traduzione e valore": columns, not words
     for match in _LIST.finditer(question):
         items = [w for w in re.findall(r"[^\W\d_][\w'’]*", match.group(0))
                  if w.lower() not in ("e", "ed", "and", "o", "or", "oppure")]
-        if len(items) < 3 or any(any(w.lower().startswith(c) for c in cue_words if len(c) > 2) for w in items):
+        if len(items) < 3 or any(w.lower() in stop or any(w.lower().startswith(c) for c in cue_words if len(c) > 2)
+                                 for w in items):
             continue
         if all(w.lower() in emotion_words for w in items):
             continue

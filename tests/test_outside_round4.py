@@ -169,3 +169,9 @@ def test_a_listed_words_translations_are_counted_per_word(enumerated):
     texts = _texts(enumerated, "quante traduzioni in parmigiano hanno mangiare, bambino, paura, cane e casa?")
     assert any(t.startswith("words written 'mangiare' or 'bambino' or 'paura' or 'cane' or 'casa' | with parmigiano")
                and t.endswith("group by italianWord count distinct(parmigianoLemma) as count") for t in texts)
+
+
+def test_a_list_of_columns_names_no_word(lexicons):
+    s = read_signals("Quali parole con polarità negativa in Sentix hanno una traduzione siciliana? Mostra parola, "
+                     "traduzione e valore.", *lexicons)
+    assert not {"parola", "traduzione", "valore"} & set(s.forms)
