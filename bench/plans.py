@@ -47,10 +47,11 @@ def outside_half(record_id: str) -> str:
     return "check" if int(hashlib.sha1(record_id.encode()).hexdigest(), 16) % 2 else "design"
 
 
-def _outside(path: Path, half: str) -> list:
+def _outside(path: Path | list[Path], half: str) -> list:
     from nl2sparql.data.dataset import read_jsonl
 
-    files = sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
+    paths = path if isinstance(path, list) else [path]
+    files = [f for p in paths for f in (sorted(p.rglob("*.jsonl")) if p.is_dir() else [p])]
     records = [record for file in files for record in read_jsonl(file)]
     return [r for r in records if half == "all" or outside_half(r.id) == half]
 
@@ -76,8 +77,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--synth", type=Path, default=None, help="a synth.jsonl from `nl2sparql data synth` instead "
                         "of a split of the curated dataset")
-    parser.add_argument("--outside", type=Path, default=None,
-                        help="a file or folder of pairs written outside the project's design (bench/outside)")
+    parser.add_argument("--outside", type=Path, nargs="+", default=None,
+                        help="files or folders of pairs written outside the project's design (bench/outside; "
+                             "rounds 1 to 3 alone: bench/outside/*.jsonl bench/outside/round3)")
     parser.add_argument("--half", choices=["design", "check", "all"], default="design",
                         help="with --outside: which half by id hash (default design; read only counts of check)")
     parser.add_argument("--version", default=None,
@@ -104,8 +106,9 @@ def main() -> None:
     from nl2sparql.retrieval.grounding import Lexicon, dialect_lexicons
     from nl2sparql.retrieval.signals import read_signals
 
-    if args.outside and not args.outside.exists():
-        parser.error(f"no outside pairs at {args.outside}")
+    missing = [str(p) for p in args.outside or [] if not p.exists()]
+    if missing:
+        parser.error(f"no outside pairs at {', '.join(missing)}")
     if args.outside:
         args.split = "outside-" + args.half
         records = _outside(args.outside, args.half)[: args.limit]
