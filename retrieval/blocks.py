@@ -10,7 +10,7 @@ from itertools import product
 from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Join, Plan, Words
 from nl2sparql.retrieval.column_blocks import DIALECTS, columns, optional_examples, optional_notes, unique
 from nl2sparql.retrieval.computed_blocks import computed, concatenated, per_affix, statistics
-from nl2sparql.retrieval.filter_blocks import bound_op, whole_number
+from nl2sparql.retrieval.filter_blocks import bound_op, first_whole, whole_number
 from nl2sparql.retrieval.signals import Signals
 
 # A resource the word lacks, written as MINUS: the same answer as NOT EXISTS on the shared ?lemma, but the embedded
@@ -182,7 +182,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     per_word = next((f"{j.resource}Entry" if j.resource in DIALECTS else "emotion" for j in base.joins
                      if j.mode == "has" and (j.resource in DIALECTS or (j.resource == "elita" and not j.emotions))),
                     counted if base.senses is not None else None)  # "nouns with more than ten senses"
-    threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None)
+    threshold = first_whole(s)
     plain = base.words.bank == "italian" and not base.joins and base.senses is None and not base.words.forms
     if per_word is None and plain:  # "le grafie di più lemmi", "lemmi con più di una parte del discorso"
         per_word = "pos" if "pos" in s.keys else "lemma"

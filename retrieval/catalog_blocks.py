@@ -8,7 +8,7 @@ from nl2sparql.data.plans.compile import BANKS, LEXICONS
 from nl2sparql.data.plans.model import Aggregate, Filter, Plan, Words
 from nl2sparql.kb.vocab import ELITA_GRAPH, LIITA_GRAPH
 from nl2sparql.retrieval.column_blocks import DIALECTS, unique
-from nl2sparql.retrieval.filter_blocks import bound_op
+from nl2sparql.retrieval.filter_blocks import bound_op, first_whole
 from nl2sparql.retrieval.signals import Signals
 
 
@@ -37,7 +37,7 @@ def catalog_plans(s: Signals) -> list[Plan]:
         named_columns = tuple(c for c in ("title", "description", "contributor", "license") if c in s.asks)
         asked = [named_columns] if catalog == "bank_metadata" and named_columns else []  # "titolo, descrizione e
         plans += [Plan(words=words, meta=catalog, columns=c) for c in unique(asked + shown.get(catalog, []))]  # autori"
-        threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None) if s.comparison else None
+        threshold = first_whole(s) if s.comparison else None
         if (s.operators & {"count", "top"} or threshold) and catalog in COUNTED:
             key, counted = COUNTED[catalog]
             aggregate = Aggregate("count", counted, "count", distinct=counted != "*")

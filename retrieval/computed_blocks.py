@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Plan
 from nl2sparql.retrieval.column_blocks import unique
-from nl2sparql.retrieval.filter_blocks import alternatives, bound_op, whole_number
+from nl2sparql.retrieval.filter_blocks import alternatives, bound_op, first_whole, whole_number
 from nl2sparql.retrieval.signals import Signals
 
 
@@ -81,9 +81,9 @@ def per_affix(base: Plan, s: Signals, counted: str) -> list[Plan]:
     of a VALUES list, so a word counts under every one it has), its count, mean value and threshold."""
     either = alternatives(s.affixes)
     regex = next((f for f in base.filters if f.kind == "regex" and f.value == either), None)
-    threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None)
-    compared = threshold is not None and s.comparison and not s.length  # "quali danno almeno 100 lemmi"
-    if regex is None or not (s.operators & {"count", "group", "average", "top"} or compared):
+    threshold = first_whole(s)
+    thresholded = threshold is not None and s.comparison and not s.length  # "quali danno almeno 100 lemmi"
+    if regex is None or not (s.operators & {"count", "group", "average", "top"} or thresholded):
         return []
     kind = "prefix" if either.startswith("^") else "suffix"
     named = "|".join(v for k, v in s.affixes if k == kind)
@@ -95,7 +95,7 @@ def per_affix(base: Plan, s: Signals, counted: str) -> list[Plan]:
     shown = [(count, Aggregate("avg", value, "average")), (Aggregate("avg", value, "average"),)] \
         if "average" in s.operators and value else []
     plans = [grouped.with_block(aggregates=a) for a in shown + [(count,)]]
-    if compared:
+    if thresholded:
         plans += [p.with_block(having=Filter("count", "value", threshold, bound_op(s, "="))) for p in plans
                   if p.aggregates[0] == count]
     return plans
@@ -186,7 +186,7 @@ def _entries(base: Plan, s: Signals, shown: tuple[str, ...]) -> list[Plan]:
         entry = base.with_block(operator="group", columns=keys, aggregates=tuple(
             Aggregate("group_concat", r, f"{r}List", distinct=True) for r in listed))
         plans.append(entry)
-    threshold = next((n for n in s.numbers if n >= 1 and n == int(n)), None)
+    threshold = first_whole(s)
     if "count" in s.operators or threshold is not None and s.comparison and not s.length:
         # "quante traduzioni parmigiane ha ciascuno, e quali?", "con almeno quattro traduzioni: numero e lista"
         listed = many[0]

@@ -106,6 +106,11 @@ def bound_op(s: Signals, default: str, number: float | None = None) -> str:
     return s.comparison if s.inclusive else s.comparison.rstrip("=")
 
 
+def first_whole(s: Signals) -> float | None:
+    """The first whole number ≥ 1 the question names, as read (a count threshold: "almeno 100 lemmi")."""
+    return next((n for n in s.numbers if n >= 1 and n == int(n)), None)
+
+
 def whole_number(s: Signals, default: int | None = 1) -> int | None:
     """The first whole number ≥ 1 the question names (a k, a threshold), else `default`."""
     whole = [n for n in s.numbers if n >= 1 and n == int(n)]

@@ -11,13 +11,17 @@ from nl2sparql.retrieval.signal_words import ELIDED, FUNCTION_WORDS, split_elisi
 _CUE_TABLES = ("pos", "polarity", "resources", "relations", "operators", "affixes")
 
 
+def _cue_words(cues: dict) -> list[str]:
+    """The words that name a block (a part of speech, a resource, an operator …): never a word asked about."""
+    return [w.strip() for table in _CUE_TABLES for words in cues[table].values() for w in words]
+
+
 def content_words(question: str, text: str, cues: dict, lexicon, skip: set[str]) -> list[str]:
     """Unquoted words the question is about: lemma-bank forms that are no cue and no common word, the last two
     (the word asked about tends to close an Italian or English question: "i sinonimi di coraggio")."""
     stop = set(cues["stop"]) | FUNCTION_WORDS | skip  # "termina con la lettera h": no word «lettera»
     stop |= {"secondo"} if re.search(r"\bsecondo (?:compl-?it|elita|sentix|liita)\b", text) else set()  # "according to"
-    cue_words = [w for table in ("pos", "polarity", "resources", "relations", "operators", "affixes")
-                 for words in cues[table].values() for w in words]
+    cue_words = _cue_words(cues)
     found = []
     before = set(cues["before_word"]) | ELIDED | {"un", "uno", "una", "a", "an"}
     tokens = [part for token in re.findall(r"[^\W\d_][\w'’]*[^\W_]|[^\W\d_]", question)
@@ -35,7 +39,7 @@ def content_words(question: str, text: str, cues: dict, lexicon, skip: set[str])
             continue
         if len(word) < 3 or word in stop or word in NUMBER_WORDS:
             continue
-        if any(word.startswith(c.strip()) for c in cue_words if len(c.strip()) > 2):
+        if any(word.startswith(c) for c in cue_words if len(c) > 2):
             continue
         grounded = lexicon.lookup(token)
         if grounded.match in ("exact", "case"):
@@ -52,7 +56,7 @@ _LIST = re.compile(rf"{_ITEM}(?:\s*,\s*{_ITEM})+(?:\s*,?\s+(?:e|ed|and|o|or|oppu
 def listed_forms(question: str, lexicon, cues: dict) -> list[str]:
     """Three or more words in a comma list ("mangiare, bambino, paura, cane e casa"), each one the lemma bank knows
     and none a cue word; not a list of emotion names only ("per gioia, tristezza e paura": emotions)."""
-    cue_words = [w.strip() for table in _CUE_TABLES for words in cues[table].values() for w in words]
+    cue_words = _cue_words(cues)
     emotion_words = {w.strip() for words in cues["emotions"].values() for w in words}
     stop = set(cues["stop"]) | FUNCTION_WORDS  # "mostra parola, traduzione e valore": columns, not words
     for match in _LIST.finditer(question):
