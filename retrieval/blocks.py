@@ -11,6 +11,7 @@ from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Join, Plan,
 from nl2sparql.retrieval.column_blocks import DIALECTS, columns, optional_examples, optional_notes, unique
 from nl2sparql.retrieval.computed_blocks import computed, concatenated, per_affix, statistics
 from nl2sparql.retrieval.filter_blocks import bound_op, first_whole, whole_number
+from nl2sparql.retrieval.nested_blocks import averages_per_key, tied_counts, tied_values, word_keys
 from nl2sparql.retrieval.signals import Signals
 
 # A resource the word lacks, written as MINUS: the same answer as NOT EXISTS on the shared ?lemma, but the embedded
@@ -200,6 +201,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     per_pos = ops & {"count", "average"} and len(base.words.pos) > 1 and not base.words.every_pos  # "quanti nomi, verbi e aggettivi …": a count per each
     # "le emozioni espresse da più di 100 parole": a threshold on the groups of a key the question names
     named_having = threshold is not None and s.comparison and set(s.keys) & {"emotionLabel", "pos", "polarity"}
+    if {"average", "count"} <= ops and per_word and s.keys and not base.words.forms and not (value and (
+            s.values or s.polarity)):
+        plans += averages_per_key(base, s, per_word, word_keys(base), threshold)  # "per categoria": a mean per key
     if not s.keys:  # "Italian words with nine or more Parmigiano translations, how many each": before any group
         plans += _per_word_having(base, s, per_word, counted, threshold)
     listed = "count" in ops and any(j.any_emotion for j in base.joins)  # "quante parole per paura, disgusto e …"
@@ -280,10 +284,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         plans += statistics(base, s, value_of)
     if "average" in ops and per_word and not base.words.forms and not (value and (s.values or s.polarity)):
         # "quanti sensi ha in media un verbo": a count per word, averaged
-        keys = ("word", "italianWord") if base.senses is not None and not base.senses.relation else ("italianWord",)
-        keys += ("lemma",) if base.senses is None or base.senses.linked else ()  # per lemma too
         plans += [base.with_block(operator="average_groups", columns=(key,), aggregates=(
-            Aggregate("count", per_word, "count", distinct=True),)) for key in keys]
+            Aggregate("count", per_word, "count", distinct=True),)) for key in word_keys(base)]
     plans += optional_notes(base, s) + optional_examples(base, s) + _average_classes(base, s)
     if "alphabetical" in ops and whole_number(s, None):  # "i primi 20 nomi in ordine alfabetico"
         plans += [base.with_block(columns=shown, order=((shown[0], False),), limit=whole_number(s))
@@ -310,7 +312,7 @@ def _top_values(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> li
     if ordered and not number:  # "quali aggettivi hanno il punteggio più negativo": all that share it, after the one
         plans.insert(1, base.with_block(operator="extreme", columns=ordered[0][0],
                                         order=((ordered[0][1], "ascending" not in s.operators),)))
-    return plans
+    return tied_values(base, s, ordered) + plans if not number else plans
 
 
 def _top_counts(base: Plan, s: Signals, counted: str | None) -> list[Plan]:
@@ -320,10 +322,9 @@ def _top_counts(base: Plan, s: Signals, counted: str | None) -> list[Plan]:
     pairs = [("italianWord", counted)] if counted else []
     if any(j.resource == "elita" and j.mode == "has" and not j.emotions for j in base.joins):
         pairs.append(("emotionLabel", "lemma"))
-    return [base.with_block(operator="group", columns=(key,), aggregates=(Aggregate("count", thing, "count",
-                                                                                    distinct=True),),
-                            order=(("count", "ascending" not in s.operators), (key, False)), limit=k)
-            for key, thing in pairs]
+    return tied_counts(base, s, pairs) + [base.with_block(
+        operator="group", columns=(key,), aggregates=(Aggregate("count", thing, "count", distinct=True),),
+        order=(("count", "ascending" not in s.operators), (key, False)), limit=k) for key, thing in pairs]
 
 
 def _average_classes(base: Plan, s: Signals) -> list[Plan]:

@@ -175,10 +175,20 @@ def _numbers(text: str) -> list[float]:
 
 _SAMPLE = re.compile(r"\b(?:qualche esempio|alcuni esempi|un esempio|(?:a few|some) examples?|an example) (?:di|d'|of) "
                      r"(lemm|parol|verb|nom|aggettiv|avverb|sostantiv|word|noun|adjective|adverb)")
-_BETWEEN = re.compile(r"\b(?:tra|fra|between|from|da) -?\d+(?:[.,]\d+)? (?:e|and|to|a) -?\d+(?:[.,]\d+)?\b")
+_BETWEEN = re.compile(r"\b(?:tra|fra|between|from|da) -?\d+(?:[.,]\d+)? (?:e|and|to|a) -?\d+(?:[.,]\d+)?\b|"
+                      r"\b\d+ to \d+ (?:letters|characters)\b")  # "4 to 6 letters long"
 _SOME = re.compile(r"\b(?:elenca|dammi|mostra(?:mi)?|trova|show(?: me)?|list|give(?: me)?|find)(?: (?:me|about|circa|"
                    r"una|the|i|gli|le))? (?:decina\b|\d+ |(?:two|three|five|ten|twenty|tre|cinque|dieci|venti) )")
+_TIE_CLAUSE = re.compile(r"\bse ce n'è più di un[oa]?\b|\b(?:se ci sono|if there are|if any)(?= (?:pareggi|pari merito|ties?)\b)|\bse (?:ce ne )?sono (?:più|divers[ie]) (?:a pari|in testa)\b|"
+                         r"\bif (?:there (?:are|is) )?(?:several|more than one)(?= tie| are tied| share)")
 _IRI = re.compile(r"<?(https?://[^\s<>«»\"',;?)]+)>?")
+
+
+def _named_keys(text: str, table: dict[str, list[str]]) -> tuple[str, ...]:
+    """The group keys named, the first named first ("per ogni emozione, … il valore di polarità più alto")."""
+    first = {k: min((m.start() for w in ws for m in re.finditer(r"(?<![\w])" + re.escape(w), text)), default=-1)
+             for k, ws in table.items() if k != "about"}
+    return tuple(sorted((k for k in first if first[k] >= 0), key=first.get))
 
 
 def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
@@ -192,6 +202,7 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     question = _IRI.sub(" ", question)  # an IRI's path is no word, cue or number of the question
     text = " " + " ".join(question.lower().replace("’", "'").split()) + " "
     text = _SAMPLE.sub(r" \1", text)  # "qualche esempio di lemma": some lemmas, no CompL-it example
+    text = _TIE_CLAUSE.sub(" ", text)  # "se ce n'è più di uno, tutti": ties asked for, no threshold of one
     analysis = analyze_patterns(question)
     forms, dialect_forms = [], []
     if lexicon is not None:
@@ -333,15 +344,16 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    between=bool(_BETWEEN.search(text)),
                    affixes=tuple(affixes), comparison=comparison, notes=tuple(notes), lemma_kind=kind,
                    any_depth=any(_has(text, c) for c in cues["depth"]),
-                   length=any(_has(unsized, c) for c in cues["length"]) and not (  # "the longest": an order, no filter
-                       "top" in operators and _hits(text, {"length": cues["computed"]["length"]})),
+                   length=any(_has(unsized, c) for c in cues["length"]) and (not (  # "the longest": an order, no
+                       "top" in operators and _hits(text, {"length": cues["computed"]["length"]}))  # filter, but
+                       or bool(_BETWEEN.search(text))),  # "lunghi da 4 a 6 lettere: per lunghezza, il più …": both
                    examples=any(_has(text, c) for c in cues["examples"]), catalogs=_hits(text, cues["catalogs"]),
                    values=any(_has(text, c) for c in cues["values"]) or bool(comparison and re.search(
                        r"polarit\w* (?:sentix |elita )?(?:oltre|sopra|sotto|above|below|over|under) -?\d", text)),
                    computed=_hits(text, cues["computed"]) + ((f"ending{sized}",) if sized else ())
                    + compared_values(text),  # "ELITA più negativo di Sentix": one value against the other
                    optional=any(_has(text, c) for c in cues["optional"]),
-                   keys=tuple(k for k, ws in cues["keys"].items() if k != "about" and any(_has(text, w) for w in ws)),
+                   keys=_named_keys(text, cues["keys"]),
                    exactly=any(_has(text, c) for c in ("esattamente", "exactly", "pari a", "equal to", "uguale")) or bool(
                        re.search(_ONE, text)),
                    definition=tuple(definition), authentic=any(_has(text, c) for c in cues["authentic"]),

@@ -19,8 +19,7 @@ def _filter(data: dict | None) -> Filter | None:
 def plan_from_json(data: dict[str, Any]) -> Plan:
     words = data.get("words") or {}
     return Plan(
-        words=Words(kind=words.get("kind"), forms=tuple(words.get("forms", ())), pos=tuple(words.get("pos", ())),
-                    bank=words.get("bank", "italian")),
+        words=Words(**{k: tuple(v) if isinstance(v, list) else v for k, v in words.items()}),
         senses=Senses(**{k: tuple(v) if k == "requires" else v for k, v in data["senses"].items()})
         if data.get("senses") else None,
         meta=data.get("meta"),
@@ -28,6 +27,6 @@ def plan_from_json(data: dict[str, Any]) -> Plan:
                     for j in data.get("joins", ())),
         filters=tuple(_filter(f) for f in data.get("filters", ())),
         columns=tuple(data.get("columns", ())), optional_roles=tuple(data.get("optional_roles", ())),
-        operator=data.get("operator", "list"), aggregates=tuple(Aggregate(**a) for a in data.get("aggregates", ())),
+        operator=data.get("operator", "list"), per=tuple(data.get("per", ())), aggregates=tuple(Aggregate(**a) for a in data.get("aggregates", ())),
         having=_filter(data.get("having")), order=tuple((r, bool(d)) for r, d in data.get("order", ())),
         limit=data.get("limit"), distinct=data.get("distinct", True))

@@ -272,6 +272,27 @@ def _aggregate(a, names: _Names) -> str:
     return f"({a.func.upper()}({inner}) AS ?{a.name})"
 
 
+def _extreme(plan: Plan, names: _Names, lines: list[str], head: str, body: str) -> tuple[str, str]:
+    """The rows whose `order` role is at its extreme, ties included, per `plan.per` keys: the extreme found in a
+    subquery over the same pattern. With aggregates, the groups (a count per word) at their extreme count."""
+    role, descending = plan.order[0]
+    per = [names.var(k) for k in plan.per]
+    grouping = f" GROUP BY {' '.join(per)}" if per else ""
+    pattern = "\n".join("    " + line for line in lines)
+    if plan.aggregates:  # "il verbo con più traduzioni, pari merito inclusi": a count per group, then its maximum
+        keys = " ".join(names.var(c) for c in plan.columns)
+        grouped = [f"SELECT {keys} {' '.join(_aggregate(a, names) for a in plan.aggregates)} WHERE {{", pattern,
+                   f"  }} GROUP BY {keys}"]
+        found = f"SELECT {' '.join(per + [''])}({'MAX' if descending else 'MIN'}(?{role}) AS ?extreme) WHERE {{"
+        body = "\n".join(["  {", "  " + grouped[0], *grouped[1:], "  }", "  {", "  " + found, "  {",
+                          "  " + grouped[0], *grouped[1:], "  }", f"  }}{grouping}", "  }", f"  FILTER(?{role} = ?extreme)"])
+        return f"SELECT {keys} {' '.join('?' + a.name for a in plan.aggregates)} WHERE {{", body
+    found = f"SELECT {' '.join(per + [''])}({'MAX' if descending else 'MIN'}({names.var(role)}) AS ?extreme) WHERE {{"
+    body = "\n".join(["  {", "  " + found, pattern, f"  }}{grouping}", "  }", body,
+                      f"  FILTER({names.var(role)} = ?extreme)"])
+    return head, body
+
+
 def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     """The SPARQL of a plan (with its PREFIX lines unless `prefixes` is False)."""
     from nl2sparql.data.plans.complit import COMPLIT_ROLES, complit_lines
@@ -311,10 +332,7 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
         distinct = "DISTINCT " if plan.distinct and plan.operator in ("list", "extreme") else ""
         head = f"SELECT {distinct}{' '.join(columns)} WHERE {{"
     if plan.operator == "extreme":  # every row at the lowest (highest) value, ties included: the value found first
-        role, descending = plan.order[0]
-        found = f"SELECT ({'MAX' if descending else 'MIN'}({names.var(role)}) AS ?extreme) WHERE {{"
-        body = "\n".join(["  {", "  " + found, "\n".join("    " + line for line in lines), "  }", "  }", body,
-                          f"  FILTER({names.var(role)} = ?extreme)"])
+        head, body = _extreme(plan, names, lines, head, body)
     if plan.operator in ("count_groups", "ask_groups"):
         head = f"SELECT {' '.join(names.var(c) for c in plan.columns)} WHERE {{"
     if plan.operator == "share":
@@ -322,7 +340,8 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     tail = []
     if plan.operator in ("group", "count_groups", "average_groups", "ask_groups") and plan.columns:
         tail.append("GROUP BY " + " ".join(names.var(c) for c in plan.columns))
-    if plan.having is not None:
+    outer_having = plan.operator == "average_groups" and bool(plan.per)  # on the keys' groups, outside
+    if plan.having is not None and not outer_having:
         having = plan.having
         aggregate = next(a for a in plan.aggregates if a.name == having.role)
         target = "*" if aggregate.role == "*" else names.var(aggregate.role)
@@ -336,10 +355,13 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     query = "\n".join([head, body, "}", *tail])
     if plan.operator in ("count_groups", "ask_groups", "average_groups"):
         # an outer query over the groups: how many pass HAVING, whether any does, the mean of their aggregate
+        per = "".join(names.var(k) + " " for k in plan.per)  # "per categoria": the mean per key, grouped outside
         outer = {"count_groups": "SELECT (COUNT(*) AS ?count) WHERE", "ask_groups": "ASK"}.get(plan.operator) \
-            or f"SELECT (AVG(?{plan.aggregates[0].name}) AS ?average) WHERE"
+            or f"SELECT {per}(AVG(?{plan.aggregates[0].name}) AS ?average) WHERE"
         inner = "\n".join("    " + line for line in query.splitlines())
-        query = f"{outer} {{\n  {{\n{inner}\n  }}\n}}"
+        query = f"{outer} {{\n  {{\n{inner}\n  }}\n}}" + (f"\nGROUP BY {per.strip()}" if per else "")
+        if outer_having and plan.having is not None:  # "solo le categorie con almeno 100 parole": groups per key
+            query += f"\nHAVING (COUNT(*) {plan.having.op} {number(float(plan.having.value))})"
     if not prefixes:
         return query
     used = [p for p in PREFIXES if f"{p}:" in query]

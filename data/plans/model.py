@@ -120,8 +120,12 @@ class Plan:
     # nouns have at least ten senses"); average_groups: the mean of the aggregate over the groups ("how many senses
     # has a verb on average"); ask_groups: whether any group passes `having` ("il verbo correre ha più di tre sensi?");
     # share: the percentage of the set's lemmas that have the resource joined as `covered` ("quanti su cento …");
-    # extreme: the columns of every row whose `order` role is at its lowest (highest, descending), ties included
+    # extreme: the columns of every row whose `order` role is at its lowest (highest, descending), ties included;
+    # with a count aggregate, the groups whose count is at the extreme ("il verbo con più traduzioni, pari merito")
     operator: str = "list"
+    # the keys an outer step is taken per (keys among `columns`): extreme per key ("per ogni emozione, la parola con
+    # la polarità più alta"), average_groups per key ("quante traduzioni ha in media una parola, per categoria")
+    per: tuple[str, ...] = ()
     aggregates: tuple[Aggregate, ...] = ()
     having: Filter | None = None  # on an aggregate's name
     order: tuple[tuple[str, bool], ...] = ()  # (role or aggregate name, descending)
@@ -150,6 +154,8 @@ class Plan:
                 "ask_groups": "ask groups by " + ", ".join(self.columns),
                 "average_groups": "average over groups by " + ", ".join(self.columns),
                 "share": "share in percent", "extreme": "list " + ", ".join(shown) + " at the extreme"}[self.operator]
+        if self.per:
+            head += " per " + ", ".join(self.per)
         if self.aggregates:
             head += " " + ", ".join(f"{a.func}{' distinct' if a.distinct else ''}({a.role}) as {a.name}"
                                     for a in self.aggregates)

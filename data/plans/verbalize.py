@@ -178,12 +178,20 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
     elif plan.operator == "extreme" and plan.order:
         role, descending = plan.order[0]
         side = ("highest" if descending else "lowest") if en else ("più alto" if descending else "più basso")
-        text += (f": {shown}, those with the {side} {role_name(role, lang)} (ties included)" if en
-                 else f": {shown}, quelli con il {role_name(role, lang)} {side} (tutti i pari merito)")
+        per = ", ".join(name(k) for k in plan.per)
+        per = (f" for each {per}" if en else f" per ogni {per}") if per else ""
+        text += (f": {shown}, those with the {side} {name(role)}{per} (ties included)" if en
+                 else f": {shown}, quelli con il {name(role)} {side}{per} (tutti i pari merito)")
     elif plan.operator == "share":
         text += ", in percent" if en else ", in percentuale"
     elif plan.operator == "average_groups":
         text += (f", the average per {shown} of the count" if en else f", la media per {shown} del numero")
+        if plan.per:
+            per = ", ".join(name(k) for k in plan.per)
+            text += f", one average for each {per}" if en else f", una media per ogni {per}"
+            if plan.having is not None:
+                bound = f"{plan.having.op} {plan.having.value:g}"
+                text += f" with {bound} groups" if en else f" con {bound} gruppi"
     elif shown:
         text += f": {shown}"
     if plan.having is not None and plan.operator == "group":
