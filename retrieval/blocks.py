@@ -11,7 +11,8 @@ from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Join, Plan,
 from nl2sparql.retrieval.column_blocks import DIALECTS, columns, optional_examples, optional_notes, unique
 from nl2sparql.retrieval.computed_blocks import computed, concatenated, per_affix, statistics
 from nl2sparql.retrieval.filter_blocks import bound_op, first_whole, whole_number
-from nl2sparql.retrieval.nested_blocks import averages_per_key, tied_counts, tied_values, word_keys
+from nl2sparql.retrieval.nested_blocks import (averages_per_key, compared_counts, tied_counts, tied_values,
+                                                word_keys)
 from nl2sparql.retrieval.signals import Signals
 
 # A resource the word lacks, written as MINUS: the same answer as NOT EXISTS on the shared ?lemma, but the embedded
@@ -151,6 +152,7 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     # "la lunghezza minima e massima dei nomi", "emozioni raggruppate": asked first (a CompL-it set's groups are slow)
     plans += statistics(base, s, "length", "Length") + (concatenated(base, s, columns(base, s)) if s.concat else [])
     plans += per_affix(base, s, counted) if len(s.affixes) > 2 else []  # "per -zione, -mento e -tà": each, first
+    plans += compared_counts(base, s)  # "più traduzioni siciliane che parmigiane": both counts, one above
     if "share" in ops:  # "quanti su cento hanno una polarità in Sentix": each joined resource's share of the rest
         plans += [base.with_block(joins=tuple(replace(x, mode="covered") if x == j else x for x in base.joins),
                                   operator="share", columns=()) for j in base.joins if j.mode == "has"]

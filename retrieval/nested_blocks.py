@@ -71,3 +71,22 @@ def word_keys(base: Plan) -> tuple[str, ...]:
     has one."""
     keys = ("word", "italianWord") if base.senses is not None and not base.senses.relation else ("italianWord",)
     return keys + (("lemma",) if base.senses is None or base.senses.linked else ())
+
+
+def compared_counts(base: Plan, s: Signals) -> list[Plan]:
+    """"Quali hanno più traduzioni siciliane che parmigiane? Riporta i due conteggi": per word, both counts, kept
+    where the one is above (below) the other."""
+    found = next((c for c in s.computed if ">" in c or "<" in c), None)
+    if found is None or "Value" in found:
+        return []
+    op = ">" if ">" in found else "<"
+    left, right = found.split(op)
+    have = {f"{j.resource}Lemma" for j in base.joins if j.resource in DIALECTS and j.mode == "has"}
+    have |= {"emotion"} if base.join("elita") and base.join("elita").mode == "has" else set()
+    have |= {"sense", "definition"} if base.senses is not None else set()
+    if not {left, right} <= have:
+        return []
+    counts = tuple(Aggregate("count", role, f"{role}Count", distinct=True) for role in (left, right))
+    having = Filter(f"{left}Count", "compare", f"{right}Count", op)
+    return [base.with_block(operator="group", columns=(key,), aggregates=counts, having=having)
+            for key in sorted(word_keys(base), key=lambda k: k != "italianWord")[:2]]  # the written form first

@@ -101,3 +101,23 @@ def compared_values(text: str) -> tuple[str, ...]:
                 return (f"{left}Value{op}{right}Value",)
     return ()
 
+
+
+# what a per-word count counts, by the word a question counts it with ("traduzioni siciliane", "definizioni")
+_COUNTED = (("sicilianLemma", r"sicilian\w*"), ("parmigianoLemma", r"parmigian\w*"), ("definition", r"definizion\w*|"
+            r"definitions?"), ("sense", r"sensi|senses|significati|meanings"), ("emotion", r"emozion\w*|emotions?"))
+
+
+def _counted(span: str) -> str | None:
+    return next((role for role, words in _COUNTED if re.search(rf"\b(?:{words})\b", span)), None)
+
+
+def compared_counts(text: str) -> tuple[str, ...]:
+    """"Più traduzioni siciliane che parmigiane", "more CompL-it definitions than emotions": one per-word count
+    compared with another, as "sicilianLemma>parmigianoLemma" (what is counted after "che"/"than" on the right)."""
+    for match in re.finditer(r"\b(più|more|meno|fewer|less)\s+((?:[\w-]+\s+){0,4}?)(?:che|than)\s+((?:[\w-]+\s+){0,2}"
+                             r"[\w-]+)", text):
+        left, right = _counted(match.group(2)), _counted(match.group(3))
+        if left and right and left != right:
+            return (f"{left}{'>' if match.group(1) in ('più', 'more') else '<'}{right}",)
+    return ()

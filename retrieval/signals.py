@@ -14,7 +14,8 @@ from typing import Any
 from nl2sparql.retrieval.named_words import content_words, listed_forms
 from nl2sparql.retrieval.patterns import _QUOTED
 from nl2sparql.retrieval.question_words import (GREATER, INCLUSIVE, LESS, NUMBER_PATTERN, NUMBER_WORDS,
-                                                asked_words, compared_values, number_bounds, subject_words)
+                                                asked_words, compared_counts, compared_values,
+                                                number_bounds, subject_words)
 from nl2sparql.retrieval.signal_words import (DIFFERENT, FUNCTION_WORDS, QUOTED, asks_defined,
                                               continued_affixes, definition_words, dialect_words, disjoined,
                                               ending_size, in_question_order, letter_class, marked_dialect_words,
@@ -351,7 +352,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
                    values=any(_has(text, c) for c in cues["values"]) or bool(comparison and re.search(
                        r"polarit\w* (?:sentix |elita )?(?:oltre|sopra|sotto|above|below|over|under) -?\d", text)),
                    computed=_hits(text, cues["computed"]) + ((f"ending{sized}",) if sized else ())
-                   + compared_values(text),  # "ELITA più negativo di Sentix": one value against the other
+                   + compared_values(text) + compared_counts(text),  # "ELITA più negativo di Sentix", "più
+                   # traduzioni siciliane che parmigiane": one value (one per-word count) against the other
                    optional=any(_has(text, c) for c in cues["optional"]),
                    keys=_named_keys(text, cues["keys"]),
                    exactly=any(_has(text, c) for c in ("esattamente", "exactly", "pari a", "equal to", "uguale")) or bool(

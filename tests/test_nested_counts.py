@@ -87,3 +87,29 @@ def test_the_enumerator_offers_the_tied_top_groups_and_the_mean_per_part_of_spee
     texts = [c.plan.text() for c in enumerated(
         "Quante traduzioni parmigiane ha in media una parola italiana, per parte del discorso?")]
     assert any("average over groups by lemma, pos per pos" in t for t in texts)
+
+
+def test_two_per_word_counts_are_compared_in_having(endpoint):
+    both = Plan(joins=(Join("sicilian"), Join("parmigiano")), operator="group", columns=("italianWord",),
+                aggregates=(Aggregate("count", "sicilianLemma", "sicilian", distinct=True),
+                            Aggregate("count", "parmigianoLemma", "parmigiano", distinct=True)))
+    counts = {w: (int(a), int(b)) for w, a, b in _rows(endpoint, both)}
+    kept = both.with_block(having=Filter("sicilian", "compare", "parmigiano", ">"))
+    assert "HAVING (COUNT(DISTINCT ?sicilianLemma) > COUNT(DISTINCT ?parmigianoLemma))" in compile_plan(kept)
+    found = {w: (int(a), int(b)) for w, a, b in _rows(endpoint, kept)}
+    assert found == {w: c for w, c in counts.items() if c[0] > c[1]} and 0 < len(found) < len(counts)
+    assert "Sicilian translations is > that of Parmigiano translations" in verbalize(kept, "en")
+
+
+@pytest.mark.parametrize("question, compared", [
+    ("Quali parole hanno più traduzioni siciliane che parmigiane? Dammi i due numeri.",
+     "sicilianLemma>parmigianoLemma"),
+    ("Which ELITA words have fewer emotions than CompL-it definitions?", "emotion<definition")])
+def test_one_count_read_against_another(question, compared):
+    assert compared in read_signals(question).computed
+
+
+def test_the_enumerator_offers_both_counts_where_one_is_above_the_other(enumerated):
+    texts = [c.plan.text() for c in enumerated(
+        "Quali parole italiane hanno più traduzioni siciliane che parmigiane? Riporta entrambi i numeri.")]
+    assert any(t.endswith("having sicilianLemmaCount > parmigianoLemmaCount") for t in texts)

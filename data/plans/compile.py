@@ -346,7 +346,10 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
         aggregate = next(a for a in plan.aggregates if a.name == having.role)
         target = "*" if aggregate.role == "*" else names.var(aggregate.role)
         call = f"{aggregate.func.upper()}({'DISTINCT ' if aggregate.distinct else ''}{target})"
-        tail.append(f"HAVING ({call} {having.op} {number(float(having.value))})")
+        other = next((a for a in plan.aggregates if a.name == having.value), None) if having.kind == "compare" else None
+        bound = number(float(having.value)) if other is None else \
+            f"{other.func.upper()}({'DISTINCT ' if other.distinct else ''}{names.var(other.role)})"  # another count
+        tail.append(f"HAVING ({call} {having.op} {bound})")
     if plan.order and plan.operator not in ("ask", "extreme"):
         keys = [(f"?{r}" if r in {a.name for a in plan.aggregates} else names.var(r), d) for r, d in plan.order]
         tail.append("ORDER BY " + " ".join(f"DESC({v})" if d else v for v, d in keys))

@@ -14,7 +14,9 @@ ROLES = {"italianWord": ("written form", "forma scritta"), "lemma": ("lemma", "l
          "emotion": ("emotion", "emozione"), "polarity": ("polarity", "polarità"),
          "polarityValue": ("polarity value", "valore di polarità"), "elitaValue": ("ELITA value", "valore ELITA"),
          "sentixValue": ("Sentix value", "valore Sentix"), "sicilianWord": ("Sicilian word", "parola siciliana"),
-         "parmigianoWord": ("Parmigiano word", "parola parmigiana"), "usageNote": ("usage note", "nota d'uso"),
+         "parmigianoWord": ("Parmigiano word", "parola parmigiana"), "sicilianLemma": ("Sicilian translations",
+                                                                                    "traduzioni siciliane"),
+         "parmigianoLemma": ("Parmigiano translations", "traduzioni parmigiane"), "usageNote": ("usage note", "nota d'uso"),
          "definition": ("definition", "definizione"), "example": ("example", "esempio"), "sense": ("sense", "senso"),
          "hypernymWord": ("hypernym", "iperonimo"), "hyponymWord": ("hyponym", "iponimo"),
          "partWord": ("part", "parte"), "wholeWord": ("whole", "intero"), "synonymWord": ("synonym", "sinonimo"),
@@ -194,7 +196,12 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
                 text += f" with {bound} groups" if en else f" con {bound} gruppi"
     elif shown:
         text += f": {shown}"
-    if plan.having is not None and plan.operator == "group":
+    if plan.having is not None and plan.operator == "group" and plan.having.kind == "compare":  # two counts
+        text += (f" (only where the count of {role_name(_counted(plan, plan.having.role), lang)} is {plan.having.op} "
+                 f"that of {role_name(_counted(plan, str(plan.having.value)), lang)})" if en else
+                 f" (solo dove il numero di {role_name(_counted(plan, plan.having.role), lang)} è {plan.having.op} "
+                 f"quello di {role_name(_counted(plan, str(plan.having.value)), lang)})")
+    elif plan.having is not None and plan.operator == "group":
         text += (f" (only where the count is {plan.having.op} {plan.having.value:g})" if en
                  else f" (solo dove il numero è {plan.having.op} {plan.having.value:g})")
     if plan.order and plan.limit:
@@ -205,3 +212,8 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
     elif plan.limit:
         text += f" (at most {plan.limit})" if en else f" (al massimo {plan.limit})"
     return text[0].upper() + text[1:]
+
+
+def _counted(plan: Plan, name: str) -> str:
+    """The role an aggregate of the plan counts, by the aggregate's name."""
+    return next((a.role for a in plan.aggregates if a.name == name), name)
