@@ -196,6 +196,10 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         plans += _top_counts(base, s, per_word or (counted if base.senses is not None else None))
     shown_sets = columns(base, s) if "ask" not in ops or len(plans) < 2 else []
     by_value = "top" in ops and value and not ops & {"count", "average", "group"}
+    if "top" in ops and value and not ops & {"count", "average"} and (s.values or s.polarity or "ties" in ops):
+        # "il valore più alto per ogni emozione" (the value), "per ogni emozione, la parola più negativa" (the rows)
+        plans += (statistics(base, s, value_of)[:1] if ops & {"min", "max"} and "ties" not in ops else []) + \
+            tied_values(base, s, _valued(shown_sets) or [(("italianWord", value_of), value_of)])[:1]
     if by_value:  # "la parola con la polarità più bassa": ordered by the value, before the groups
         plans += _top_values(base, s, shown_sets)
     plans += computed(base, s, counted) if not longest else []
@@ -299,13 +303,18 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     return unique(plans)
 
 
+def _valued(shown_sets: list[tuple[str, ...]]) -> list[tuple[tuple[str, ...], str]]:
+    """(columns, the polarity value among them) for each column set that shows one; "among the words with a Sicilian
+    translation, the five most negative": each set with its dialect a filter, not a column, too."""
+    roles = ("polarityValue", "sentixValue", "elitaValue")
+    shown_sets = unique([c for sh in shown_sets for c in (sh, tuple(r for r in sh if r[:-4] not in DIALECTS))])
+    return [(shown, next(r for r in roles if r in shown)) for shown in shown_sets if set(roles) & set(shown)]
+
+
 def _top_values(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> list[Plan]:
     """"Le cinque più negative in Sentix": the rows of each column set that shows a polarity value, top k by it."""
     number = whole_number(s, None)
-    roles = ("polarityValue", "sentixValue", "elitaValue")
-    # "among the words with a Sicilian translation, the five most negative": the dialect a filter, not a column
-    shown_sets = unique([c for sh in shown_sets for c in (sh, tuple(r for r in sh if r[:-4] not in DIALECTS))])
-    ordered = [(shown, next(r for r in roles if r in shown)) for shown in shown_sets if set(roles) & set(shown)]
+    ordered = _valued(shown_sets)
     limits = [(shown, r, number or 1) for shown, r in ordered]
     if ordered and not number:  # no number: "la parola più negativa" is one, "le più negative" some (ten)
         limits.append((*ordered[0], 10))

@@ -43,8 +43,8 @@ def tied_values(base: Plan, s: Signals, ordered: list[tuple[tuple[str, ...], str
         return []
     shown, role = ordered[0]
     order = ((role, "ascending" not in s.operators),)
-    return [base.with_block(operator="extreme", columns=(per,) + shown, per=(per,), order=order)
-            for per in _per_keys(base, s, shown)[:2]]
+    return [base.with_block(operator="extreme", columns=(per,) + tuple(c for c in shown if c != per), per=(per,),
+                            order=order) for per in _per_keys(base, s, ())[:2]]
 
 
 def averages_per_key(base: Plan, s: Signals, per_word: str, keys: tuple[str, ...],

@@ -7,10 +7,10 @@ import re
 
 GREATER = ("at least", "almeno", "above", "over", "more than", "greater", "higher than", "sopra", "più di", "oltre",
            "superiore", "or higher", "o più", "or more", ">", "≥", "più alta di", "più alto di", "più alti di",
-           "più alte di", "non inferiore")
+           "più alte di", "non inferiore", "superano", "supera", "exceed")
 LESS = ("at most", "below", "under", "less than", "fewer than", "lower than", "sotto", "meno di", "inferiore", "or lower",
         "o meno", "or fewer", "or less", "<", "≤", "non superiore", "al massimo", "più bassa di", "più basso di",
-        "più bassi di", "più basse di")
+        "più bassi di", "più basse di", "non superano", "non supera", "do not exceed", "does not exceed")
 # the bound itself passes
 INCLUSIVE = ("at least", "almeno", "o più", "or more", "or higher", "≥", "at most", "al massimo", "o meno", "or fewer",
              "or lower", "non superiore", "non inferiore", "≤", "o superiore", "o inferiore", "or above", "or below",

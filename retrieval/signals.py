@@ -189,7 +189,10 @@ def _named_keys(text: str, table: dict[str, list[str]]) -> tuple[str, ...]:
     """The group keys named, the first named first ("per ogni emozione, … il valore di polarità più alto")."""
     first = {k: min((m.start() for w in ws for m in re.finditer(r"(?<![\w])" + re.escape(w), text)), default=-1)
              for k, ws in table.items() if k != "about"}
-    return tuple(sorted((k for k in first if first[k] >= 0), key=first.get))
+    each = {k for k, ws in table.items() if k != "about" and any(re.search(
+        r"\b(?:per (?:ogni|ciascun[ao]?|singola)|(?:for|in|within) each|per|by|secondo la|a seconda della)\s+(?:sua |their |its "
+        r"|the )?" + re.escape(w), text) for w in ws)}  # "per ogni emozione": the key the question groups by, first
+    return tuple(sorted((k for k in first if first[k] >= 0), key=lambda k: (k not in each, first[k])))
 
 
 def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
@@ -276,6 +279,8 @@ def read_signals(question: str, lexicon=None, dialect_lexicons=None) -> Signals:
     lacking = tuple(r for r in negated_names(unnamed, cues["resources"]) if r in resources)
     operators |= {"absent"} if without or lacking else set()
     operators |= {"alphabetical"} if _SOME.search(text) else set()  # "dammi dieci pronomi": some N, the first N
+    if {"top", "group"} <= operators and not _numbers(text) and any(_has(text, c) for c in cues["values"]):
+        operators.add("min" if "ascending" in operators else "max")  # "il valore più alto per ogni emozione"
     if re.search(r"\bal (?:massimo|minimo)\b", text):  # "al massimo cinque lettere": a bound, not a maximum
         operators -= {"min", "max"}
     polarity = _hits(text, cues["polarity"])

@@ -113,3 +113,25 @@ def test_the_enumerator_offers_both_counts_where_one_is_above_the_other(enumerat
     texts = [c.plan.text() for c in enumerated(
         "Quali parole italiane hanno più traduzioni siciliane che parmigiane? Riporta entrambi i numeri.")]
     assert any(t.endswith("having sicilianLemmaCount > parmigianoLemmaCount") for t in texts)
+
+
+@pytest.mark.parametrize("question", ["In ciascuna emozione di ELITA, quale parola ha il valore di polarità più basso?",
+                                      "Within each ELITA emotion, which word does Sentix rate most negatively?"])
+def test_the_extreme_word_per_emotion_is_offered_before_the_counts(enumerated, question):
+    texts = [c.plan.text() for c in enumerated(question)]
+    extreme = next(i for i, t in enumerate(texts) if "at the extreme per emotionLabel" in t)
+    assert extreme < next((i for i, t in enumerate(texts) if "count distinct" in t), len(texts))
+
+
+def test_the_highest_value_per_key_is_a_maximum_and_no_polarity_class():
+    s = read_signals("For each emotion, which adjective has the highest polarity value?")
+    assert "max" in s.operators and s.polarity == () and s.keys[0] == "emotionLabel"
+    s = read_signals("Qual è il valore di polarità ELITA più alto per ogni emozione?")
+    assert "max" in s.operators and s.keys[0] == "emotionLabel"  # the key after "per ogni", before "polarità"
+
+
+@pytest.mark.parametrize("question, op", [("Quali emozioni superano le 40 parole?", ">"),
+                                          ("Le parole che non superano le 6 lettere", "<=")])
+def test_exceeding_a_number_is_a_bound(question, op):
+    s = read_signals(question)
+    assert s.comparison is not None and s.comparison.startswith(op[0])
