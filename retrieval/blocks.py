@@ -196,7 +196,8 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         plans += _top_counts(base, s, per_word or (counted if base.senses is not None else None))
     shown_sets = columns(base, s) if "ask" not in ops or len(plans) < 2 else []
     by_value = "top" in ops and value and not ops & {"count", "average", "group"}
-    if "top" in ops and value and not ops & {"count", "average"} and (s.values or s.polarity or "ties" in ops):
+    if "top" in ops and value and ops & {"group", "ties"} and not ops & {"count", "average"} and (
+            s.values or s.polarity or "ties" in ops):
         # "il valore più alto per ogni emozione" (the value), "per ogni emozione, la parola più negativa" (the rows)
         plans += (statistics(base, s, value_of)[:1] if ops & {"min", "max"} and "ties" not in ops else []) + \
             tied_values(base, s, _valued(shown_sets) or [(("italianWord", value_of), value_of)])[:1]

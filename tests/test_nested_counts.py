@@ -135,3 +135,19 @@ def test_the_highest_value_per_key_is_a_maximum_and_no_polarity_class():
 def test_exceeding_a_number_is_a_bound(question, op):
     s = read_signals(question)
     assert s.comparison is not None and s.comparison.startswith(op[0])
+
+
+def test_the_parser_reads_back_an_average_per_key_and_a_count_compared_with_another(endpoint):
+    from nl2sparql.data.plans.parse import parse_plan
+
+    averaged = Plan(joins=(Join("parmigiano"),), operator="average_groups", columns=("lemma", "pos"), per=("pos",),
+                    aggregates=_COUNT, having=Filter("groups", "value", 100, ">="))
+    assert parse_plan(compile_plan(averaged)) == averaged
+    compared = Plan(joins=(Join("sicilian"), Join("parmigiano")), operator="group", columns=("italianWord",),
+                    aggregates=(Aggregate("count", "sicilianLemma", "sicilian", distinct=True),
+                                Aggregate("count", "parmigianoLemma", "parmigiano", distinct=True)),
+                    having=Filter("sicilian", "compare", "parmigiano", ">"))
+    read = parse_plan(compile_plan(compared))
+    assert read.having == compared.having and set(read.aggregates) == set(compared.aggregates)
+    rows = {r[0]: sorted(r[1:]) for r in _rows(endpoint, read)}  # its columns in another order, the same answer
+    assert rows == {r[0]: sorted(r[1:]) for r in _rows(endpoint, compared)} and rows

@@ -192,7 +192,7 @@ def read_query(sparql: str) -> tuple[Modifiers, Pattern]:
     if algebra.name not in ("SelectQuery", "AskQuery"):
         raise Unparsed(f"a {algebra.name}")
     node = _unwrap(algebra.p, mods)
-    if node.name == "ToMultiSet" and getattr(node.p, "name", "") != "values" and not mods.group:
+    if node.name == "ToMultiSet" and getattr(node.p, "name", "") != "values" and (not mods.group or _averaged(mods)):
         mods.subquery = node.p  # "how many words have at least ten senses": groups counted by an outer query
         return mods, Pattern()
     pattern = Pattern()
@@ -208,8 +208,43 @@ def parse_plan(sparql: str) -> Plan:
     """The plan a query says; Unparsed with the missing block where no plan says it."""
     mods, pattern = read_query(sparql)
     if mods.subquery is not None:
-        return _counted_groups(mods)
+        return _averaged_groups(mods) if _averaged(mods) else _counted_groups(mods)
     return _plan(mods, pattern)
+
+
+def _averaged(mods: Modifiers) -> bool:
+    shown = [mods.aggregates[k] for k in _shown_aggregates(mods)]
+    return len(shown) == 1 and shown[0].name == "Aggregate_Avg" and isinstance(shown[0].vars, Variable)
+
+
+def _averaged_groups(outer: Modifiers) -> Plan:
+    """The mean of a subquery's per-group count, over all groups or per key, and only over the keys with a number of
+    groups (an outer HAVING COUNT(*)): an `average_groups` plan."""
+    (shown,) = [outer.aggregates[k] for k in _shown_aggregates(outer)]
+    mods = Modifiers()
+    inner = _unwrap(outer.subquery, mods)
+    named = {str(n): k for n, k in mods.named.items()}
+    if not mods.group or mods.having is not None or mods.order or mods.limit or outer.order or \
+            str(shown.vars) not in named or len(_shown_aggregates(mods)) != 1:
+        raise Unparsed("a subquery other than groups averaged")
+    pattern = Pattern()
+    _walk(inner, pattern)
+    plan = _plan(mods, pattern)
+    keys = {str(v) for v in mods.group}
+    per = [v for v in (outer.group or []) if str(v) in keys]
+    if len(per) != len(outer.group or []):
+        raise Unparsed("an average per a key the groups do not have")
+    from nl2sparql.data.plans.recognize import recognize
+
+    role = recognize(pattern).role
+    having = None
+    if outer.having is not None:
+        counted = outer.aggregates.get(getattr(outer.having, "expr", None))
+        if counted is None or counted.name != "Aggregate_Count" or counted.vars != "*" or \
+                not isinstance(getattr(outer.having, "other", None), Literal):
+            raise Unparsed("a HAVING over averaged groups other than their number")
+        having = Filter("groups", "value", float(outer.having.other.toPython()), outer.having.op)
+    return plan.with_block(operator="average_groups", per=tuple(role(v) for v in per), having=having, distinct=True)
 
 
 def _counted_groups(outer: Modifiers) -> Plan:
@@ -289,13 +324,21 @@ def _plan(mods: Modifiers, pattern: Pattern) -> Plan:
 
 def _having(mods: Modifiers, aggregates: list[Aggregate]) -> Filter:
     expr = mods.having
-    if getattr(expr, "name", "") != "RelationalExpression" or not isinstance(expr.other, Literal):
+    if getattr(expr, "name", "") != "RelationalExpression" or not (
+            isinstance(expr.other, Literal) or expr.other in mods.aggregates):
         raise Unparsed("a HAVING other than an aggregate compared with a number")
-    inner = mods.aggregates.get(expr.expr)
-    match = next((a for a in aggregates if inner is not None and
-                  mods.aggregates[mods.named[Variable(a.name)]].vars == inner.vars and
-                  a.distinct == bool(inner.distinct) and
-                  AGGREGATE_NAMES.get(inner.name) == a.func), None)
+
+    def shown(key) -> Aggregate | None:
+        inner = mods.aggregates.get(key)
+        return next((a for a in aggregates if inner is not None and
+                     mods.aggregates[mods.named[Variable(a.name)]].vars == inner.vars and
+                     a.distinct == bool(inner.distinct) and AGGREGATE_NAMES.get(inner.name) == a.func), None)
+    match = shown(expr.expr)
     if match is None:
         raise Unparsed("a HAVING on an aggregate that is not shown")
+    if not isinstance(expr.other, Literal):  # "più traduzioni siciliane che parmigiane": one count against another
+        other = shown(expr.other)
+        if other is None:
+            raise Unparsed("a HAVING on an aggregate that is not shown")
+        return Filter(match.name, "compare", other.name, expr.op)
     return Filter(match.name, "value", float(expr.other.toPython()), expr.op)
