@@ -1,7 +1,8 @@
 """Operator blocks over a per-word count or a value taken per key: the groups at the extreme count, ties included
 ("il verbo con più traduzioni, pari merito inclusi"), the rows at the extreme value per key ("per ogni emozione, la
-parola con la polarità più alta"), and a per-word count averaged per key ("quante traduzioni ha in media una parola,
-per categoria grammaticale")."""
+parola con la polarità più alta"), a per-word count averaged per key ("quante traduzioni ha in media una parola,
+per categoria grammaticale"), and one per-word count compared with another ("più traduzioni siciliane che
+parmigiane")."""
 
 from __future__ import annotations
 

@@ -278,16 +278,17 @@ def _extreme(plan: Plan, names: _Names, lines: list[str], head: str, body: str) 
     role, descending = plan.order[0]
     per = [names.var(k) for k in plan.per]
     grouping = f" GROUP BY {' '.join(per)}" if per else ""
+    keys_first = "".join(v + " " for v in per)  # the extreme's own keys before it ("?emotionLabel (MAX(…)")
     pattern = "\n".join("    " + line for line in lines)
     if plan.aggregates:  # "il verbo con più traduzioni, pari merito inclusi": a count per group, then its maximum
         keys = " ".join(names.var(c) for c in plan.columns)
         grouped = [f"SELECT {keys} {' '.join(_aggregate(a, names) for a in plan.aggregates)} WHERE {{", pattern,
                    f"  }} GROUP BY {keys}"]
-        found = f"SELECT {' '.join(per + [''])}({'MAX' if descending else 'MIN'}(?{role}) AS ?extreme) WHERE {{"
+        found = f"SELECT {keys_first}({'MAX' if descending else 'MIN'}(?{role}) AS ?extreme) WHERE {{"
         body = "\n".join(["  {", "  " + grouped[0], *grouped[1:], "  }", "  {", "  " + found, "  {",
                           "  " + grouped[0], *grouped[1:], "  }", f"  }}{grouping}", "  }", f"  FILTER(?{role} = ?extreme)"])
         return f"SELECT {keys} {' '.join('?' + a.name for a in plan.aggregates)} WHERE {{", body
-    found = f"SELECT {' '.join(per + [''])}({'MAX' if descending else 'MIN'}({names.var(role)}) AS ?extreme) WHERE {{"
+    found = f"SELECT {keys_first}({'MAX' if descending else 'MIN'}({names.var(role)}) AS ?extreme) WHERE {{"
     body = "\n".join(["  {", "  " + found, pattern, f"  }}{grouping}", "  }", body,
                       f"  FILTER({names.var(role)} = ?extreme)"])
     return head, body
