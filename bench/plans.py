@@ -66,6 +66,62 @@ def _questions(record, index: int, lang: str, reworded: dict | None) -> list[tup
     return [(code, record.question_it if code == "it" else record.question_en) for code in codes]
 
 
+def _written(path: Path) -> dict[tuple[str, str], str]:
+    """(id, language) → the generator's query, from an eval report or JSON lines of id, lang, sparql."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".json":
+        return {(q["id"], q["language"]): q["sparql"] for q in json.loads(text)["questions"]}
+    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return {(row["id"], row["lang"]): row["sparql"] for row in rows}
+
+
+def _voice(written: dict, record, lang: str, gold, endpoint, fast, found) -> dict:
+    """Whether the generator's query answers as the gold does, whether its plan or a neighbour does, and in what
+    time; `generator` None when it has no query for this question in this language."""
+    from nl2sparql.errors import Nl2SparqlError
+    from nl2sparql.eval.scoring.metric import execution_score
+    from nl2sparql.kb.guard import check
+    from nl2sparql.retrieval.generator_plans import generator_candidates
+
+    sparql = written.get((record.id, lang))
+    if sparql is None:
+        return {"generator": None}
+
+    def exact(query: str) -> bool:
+        try:
+            check(query)
+            return execution_score(endpoint, record.sparql, record.answer_variables, query, gold_result=gold).exact
+        except Nl2SparqlError:
+            return False
+
+    right = bool(sparql) and exact(sparql)
+    around = generator_candidates(sparql, fast, known=frozenset(c.fingerprint for c in found.candidates)) \
+        if sparql else None
+    hits = [i for i, c in enumerate(around.candidates) if exact(c.sparql)] if around else []
+    return {"generator": right, "generator_parsed": bool(around and around.plan_text),
+            "neighbour_right": bool(hits), "neighbour_rank": hits[0] if hits else None,
+            "neighbours": len(around.candidates) if around else 0,
+            "neighbour_seconds": round(around.seconds, 3) if around else 0.0}
+
+
+def _union_summary(rows: list[dict], path: Path) -> dict:
+    asked = [r for r in rows if r.get("generator") is not None]
+    n = max(1, len(asked))
+    union = sum(r["covered"] or r["generator"] or r["neighbour_right"] for r in asked)
+    seconds = [r["neighbour_seconds"] for r in asked]
+    return {"file": str(path), "questions": len(asked), "generator_right": sum(r["generator"] for r in asked),
+            "parsed": sum(r["generator_parsed"] for r in asked),
+            "enumerator_covered": sum(r["covered"] for r in asked),
+            "neighbour_right": sum(r["neighbour_right"] for r in asked),
+            "union": union, "union_coverage": round(union / n, 3),
+            "gained_by_generator": sum(not r["covered"] and r["generator"] for r in asked),
+            "gained_by_neighbours": sum(not r["covered"] and not r["generator"] and r["neighbour_right"]
+                                        for r in asked),
+            "neighbour_p50_s": round(statistics.median(seconds), 3) if seconds else 0.0,
+            "neighbour_p90_s": round(percentile(seconds, 0.9), 3) if seconds else 0.0,
+            "neighbour_max_s": round(max(seconds), 3) if seconds else 0.0}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", default="dev")
@@ -87,6 +143,10 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=None,
                         help="seconds of search instead of the enumerator's own (what more time would cover: a "
                              "ceiling for a faster search, not a setting; reports get a -budget suffix)")
+    parser.add_argument("--generator", type=Path, default=None,
+                        help="the generator's queries (an `eval run` report, or JSON lines of id, lang, sparql): also "
+                             "count questions its query, or its plan's one-block neighbours, answer (the union is "
+                             "what a choice among all of them could reach); reports get a -generator suffix")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "plans-runs")
     args = parser.parse_args()
     if (args.lang == "paraphrases" or args.reworded) and args.split not in ("train", "dev"):
@@ -131,6 +191,7 @@ def main() -> None:
         if ranker_file is None:
             parser.error(f"version {args.version} has no ranker")
         ranker = ranker_file.load()
+    written = _written(args.generator) if args.generator else None
     languages = ["it", "en"] if args.lang in ("both", "eval", "paraphrases") or args.reworded else [args.lang]
     reworded = _reworded(args.reworded) if args.reworded else None
     rows, invalid = [], 0
@@ -167,7 +228,9 @@ def main() -> None:
                             endpoint, record.sparql, record.answer_variables, candidate.sparql, gold_result=gold).exact:
                         hit = rank if hit is None else hit
                         ranked_right = ranked_right or rank == first
+                voice = _voice(written, record, lang, gold, endpoint, fast, found) if written is not None else {}
                 rows.append({"id": record.id, "lang": lang, "pattern": record.patterns[0], "covered": hit is not None,
+                             **voice,
                              "rank": hit, "ranker_right": ranked_right if ranker is not None else None,
                              "candidates": len(found.candidates), "sets_tried": found.sets_tried,
                              "sets_pruned": found.sets_pruned, "stopped_early": found.stopped_early,
@@ -191,17 +254,22 @@ def main() -> None:
                                                                   / max(1, len(rows)), 3)} if ranker else {}), "candidates_p50": statistics.median(counts),
               "candidates_max": max(counts), "invalid_candidates": invalid, "code": code_fingerprint(),
               "per_pattern": dict(sorted(per_pattern.items())), "records": rows}
+    if written is not None:
+        report["generator"] = _union_summary(rows, args.generator)
     print(f"{args.split}: covered {report['covered']} of {report['questions']} ({report['coverage']:.3f}); "
           f"seconds p50 {report['p50_s']}, p90 {report['p90_s']}, max {report['max_s']}; candidates p50 "
           f"{report['candidates_p50']}, max {report['candidates_max']}; invalid {invalid}")
     for pattern, entry in report["per_pattern"].items():
         print(f"  {pattern}: {entry['covered']}/{entry['questions']}")
+    if written is not None:
+        print("with the generator:", json.dumps({k: v for k, v in report["generator"].items() if k != "file"}))
     if ranker is not None:
         print(f"{args.version}'s ranker: first choice right for {report['ranker_top1']:.3f}")
     if args.limit is None:
         kind = f"reworded-{args.reworded.stem}" if reworded is not None else args.lang
         name = "-".join([args.split] + ([kind] if kind != "it" else []) + ([args.version] if ranker else [])
-                        + ([f"budget{args.budget:g}"] if args.budget is not None else []))
+                        + ([f"budget{args.budget:g}"] if args.budget is not None else [])
+                        + (["generator"] if written is not None else []))
         write_text_atomic(args.out / f"{name}.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
 
 

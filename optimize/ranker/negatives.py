@@ -4,47 +4,9 @@ each executed and labelled like the enumerator's candidates; a change that keeps
 
 from __future__ import annotations
 
-import dataclasses
+from nl2sparql.data.plans.neighbours import one_block_changes
 
-from nl2sparql.data.plans.model import RELATIONS, Aggregate, Plan
-
-_FLIP = {"hypernym": "hyponym", "hyponym": "hypernym", "meronym": "holonym", "holonym": "meronym",
-         "hypernym-by-hyponym": "hyponym-by-hyponym", "hyponym-by-hyponym": "hypernym-by-hyponym"}
-_MODES = {"has": "optional", "optional": "has", "absent": "has", "absent_minus": "has", "covered": "has"}
-_OTHER = {"elita": "sentix", "sentix": "elita"}
-
-
-def one_block_changes(plan: Plan) -> list[Plan]:
-    r = dataclasses.replace
-    out: list[Plan] = []
-    s = plan.senses
-    if s is not None and s.relation in _FLIP:
-        flipped = _FLIP[s.relation]
-        column = RELATIONS[s.relation][2]
-        columns = tuple(RELATIONS[flipped][2] if c == column else c for c in plan.columns)
-        out.append(r(plan, senses=r(s, relation=flipped), columns=columns))
-    for i, join in enumerate(plan.joins):
-        joins = list(plan.joins)
-        joins[i] = r(join, mode=_MODES[join.mode])
-        out.append(r(plan, joins=tuple(joins)))
-        if join.resource in _OTHER and not join.emotions and not join.polarity:
-            joins[i] = r(join, resource=_OTHER[join.resource])
-            out.append(r(plan, joins=tuple(joins)))
-    words = plan.words
-    if plan.meta is None and words.bank == "italian":
-        out.append(r(plan, words=r(words, pos=words.pos[:-1] if words.pos else ("noun",))))
-        out.append(r(plan, words=r(words, kind=None if words.kind else "Lemma")))
-    if plan.operator == "list":
-        if len(plan.columns) > 1:
-            out.append(r(plan, columns=plan.columns[:-1]))
-        if "pos" not in plan.columns and plan.columns:
-            out.append(r(plan, columns=(*plan.columns, "pos")))
-        out.append(r(plan, operator="count", columns=(),
-                     aggregates=(Aggregate("count", "lemma", "count", distinct=True),)))
-    elif plan.operator == "count":
-        out.append(r(plan, operator="list", columns=("italianWord",), aggregates=()))
-    out.append(r(plan, distinct=not plan.distinct))
-    return [p for p in dict.fromkeys(out) if p != plan]
+__all__ = ["negatives_for", "one_block_changes"]
 
 
 def negatives_for(made: dict, gold_sparql: str, answer_variables, endpoint, fast) -> list[dict]:
