@@ -20,12 +20,13 @@ misses, design on them) or the `check` half (read only its counts), and writes <
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import statistics
 import time
 from dataclasses import replace
 from pathlib import Path
+
+from nl2sparql.data.outside import outside_half, read_outside as _outside  # noqa: F401 - bench scripts import both
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -40,20 +41,6 @@ def _reworded(path: Path) -> dict[tuple[str, str], list[str]]:
         if row["verdict"] == "kept":
             found.setdefault((row["id"], row["lang"]), []).append(row["question"])
     return found
-
-
-def outside_half(record_id: str) -> str:
-    """`design` or `check`: a stable half of the outside pairs, by the id's hash."""
-    return "check" if int(hashlib.sha1(record_id.encode()).hexdigest(), 16) % 2 else "design"
-
-
-def _outside(path: Path | list[Path], half: str) -> list:
-    from nl2sparql.data.dataset import read_jsonl
-
-    paths = path if isinstance(path, list) else [path]
-    files = [f for p in paths for f in (sorted(p.rglob("*.jsonl")) if p.is_dir() else [p])]
-    records = [record for file in files for record in read_jsonl(file)]
-    return [r for r in records if half == "all" or outside_half(r.id) == half]
 
 
 def _questions(record, index: int, lang: str, reworded: dict | None) -> list[tuple[str, str]]:

@@ -34,8 +34,11 @@ def test_a_relation_is_flipped_with_its_column_and_a_list_gets_the_joined_resour
     plan = Plan(words=Words(forms=("cane",)), senses=Senses(relation="hypernym"), columns=("hypernymWord",))
     flipped = plan.with_block(senses=Senses(relation="hyponym"), columns=("hyponymWord",))
     assert flipped in neighbours(plan)
+    assert plan.with_block(senses=Senses(relation="meronym"), columns=("partWord",)) in neighbours(plan)  # another
     listed = Plan(words=Words(pos=("noun",)), joins=(Join("elita", emotions=("Gioia",)),))
     assert listed.with_block(columns=("italianWord", "emotionLabel")) in neighbours(listed)
+    valued = Plan(words=Words(forms=("batticuore",)), joins=(Join("elita"),), columns=("emotionLabel", "elitaValue"))
+    assert valued.with_block(columns=("emotionLabel", "elitaPolarity", "elitaValue")) in neighbours(valued)
 
 
 def test_a_generator_query_with_the_wrong_part_of_speech_has_the_right_answer_among_its_neighbours(endpoint):

@@ -22,6 +22,7 @@ _POS = ("noun", "verb", "adjective", "adverb")
 # the column a joined resource shows when the question asks for it
 _SHOWN = {"elita": "emotionLabel", "sentix": "polarityValue", "sicilian": "sicilianWord",
           "parmigiano": "parmigianoWord"}
+_CLASS = {"polarityValue": "polarity", "elitaValue": "elitaPolarity", "sentixValue": "sentixPolarity"}
 _COUNTED = {"lemma": "italianWord", "italianWord": "lemma"}  # lemmas (entries) or written forms counted
 
 
@@ -69,9 +70,20 @@ def neighbours(plan: Plan) -> list[Plan]:
     words = plan.words
     if plan.meta is None and words.bank == "italian" and len(words.pos) == 1:
         out += [r(plan, words=r(words, pos=(pos,))) for pos in _POS if pos != words.pos[0]]
+    s = plan.senses
+    if s is not None and s.relation in RELATIONS:  # another relation (hyponyms for meronyms), its column with it
+        column = RELATIONS[s.relation][2]
+        for other in RELATIONS:
+            if other != s.relation:
+                columns = tuple(RELATIONS[other][2] if c == column else c for c in plan.columns)
+                out.append(r(plan, senses=r(s, relation=other), columns=columns))
     if plan.operator in ("list", "extreme") and plan.columns:
         shown = [_SHOWN[j.resource] for j in plan.joins if j.mode in ("has", "optional") and j.resource in _SHOWN]
         out += [r(plan, columns=(*plan.columns, c)) for c in shown if c not in plan.columns]
+        for i, c in enumerate(plan.columns):  # a polarity's class beside its value ("what polarity": both)
+            named = _CLASS.get(c)
+            if named is not None and named not in plan.columns:
+                out.append(r(plan, columns=(*plan.columns[:i], named, *plan.columns[i:])))
         if len(plan.columns) > 1:
             out.append(r(plan, columns=plan.columns[1:]))
     for i, a in enumerate(plan.aggregates):

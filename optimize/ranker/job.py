@@ -46,6 +46,9 @@ class RankerJob:
     # Also train on the curated paraphrases of the train questions (each with its record's gold): other people's
     # wordings of the same plans.
     paraphrases: bool = False
+    # Also train on the design half of pairs written outside the project (`bench/outside`, `data/outside.py`), in both
+    # languages: compositions and wordings no train question has. Their check half is never trained on.
+    outside: tuple[str, ...] = ()
 
 
 def work_dir(home: Path, kb_fingerprint: str, code: str) -> Path:
@@ -175,6 +178,13 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
         sources["synth"] = questions_of(synth, "synth")
     if job.paraphrases:
         sources["paraphrases"] = paraphrase_questions(train_records, "paraphrases")
+    if job.outside:
+        from nl2sparql.data.outside import read_outside
+
+        missing = [p for p in job.outside if not Path(p).exists()]
+        if missing:
+            raise DatasetError(f"no outside pairs at {', '.join(missing)}")
+        sources["outside"] = questions_of(read_outside([Path(p) for p in job.outside], "design"), "outside")
     for name, questions in sources.items():
         task = progress.add_task(f"{name} lists", total=len(questions)) if progress else None
         for _ in build_lists(questions, work / f"{name}.jsonl", store, negatives=job.negatives):
