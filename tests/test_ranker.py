@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from pathlib import Path
 
 import dspy
 import pytest
@@ -251,3 +252,36 @@ def test_paraphrase_lists_keep_their_record_gold_and_a_key_of_their_own():
         record_id, lang, _ = q.key.split(":")
         assert q.sparql == by_id[record_id].sparql and q.question in by_id[record_id].paraphrases[lang]
     assert not {q.key for q in asked} & {q.key for q in questions_of(records, "train")}
+
+
+def test_outside_pairs_split_in_two_stable_halves_and_only_the_design_half_trains(kb_store, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from nl2sparql.cli import main
+    from nl2sparql.data.outside import outside_half, read_outside
+    from nl2sparql.paths import HOME_ENV
+
+    source = Path(__file__).resolve().parent.parent / "bench" / "outside" / "round4"
+    records = read_outside(source, "all")
+    design, check = read_outside(source, "design"), read_outside(source, "check")
+    assert len(design) + len(check) == len(records) and design and check
+    assert {r.id for r in design}.isdisjoint({r.id for r in check})
+    assert all(outside_half(r.id) == "design" for r in design)  # the half is a property of the id alone
+    lines = [line for file in sorted(source.glob("*.jsonl")) for line in file.read_text().splitlines()[:2]]
+    small = tmp_path / "small.jsonl"
+    small.write_text("\n".join(lines) + "\n")
+    wanted = {json.loads(line)["id"] for line in lines if outside_half(json.loads(line)["id"]) == "design"}
+    assert wanted and len(wanted) < len(lines)
+    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
+    monkeypatch.setenv(ARTIFACTS_ENV, str(tmp_path / "artifacts"))
+    result = CliRunner().invoke(main, ["optimize", "run", "--optimizer", "ranker", "--from", "latest",
+                                       "--train-limit", "1", "--dev-limit", "1", "--epochs", "1", "--outside",
+                                       str(small), "--store", str(kb_store), "--json"])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads(result.output[result.output.index("{"):])
+    assert manifest["ranker"]["training"]["lists"]["outside"] == 2 * len(wanted)  # Italian and English
+    built = next((tmp_path / "home" / "ranker").iterdir()) / "outside.jsonl"
+    assert {json.loads(line)["key"].split(":")[0] for line in built.read_text().splitlines()} == wanted
+    missing = CliRunner().invoke(main, ["optimize", "run", "--optimizer", "ranker", "--outside",
+                                        str(tmp_path / "nowhere.jsonl")])
+    assert missing.exit_code != 0 and "nowhere.jsonl" in missing.output
