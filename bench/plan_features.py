@@ -59,12 +59,9 @@ def main() -> None:
     if report.get("split", "").startswith(HELD_OUT):
         parser.error(f"{report['split']} is held out: its gold queries are not described per feature")
     if args.outside:
-        import sys
+        from nl2sparql.data.outside import outside_half, read_outside
 
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from plans import _outside, outside_half
-
-        records = _outside(args.outside, "all")
+        records = read_outside(args.outside, "all")
         rows = [r for r in report["records"] if args.half == "all" or outside_half(r["id"]) == args.half]
     else:
         from nl2sparql.data.dataset import load_dataset

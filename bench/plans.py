@@ -26,7 +26,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from nl2sparql.data.outside import outside_half, read_outside as _outside  # noqa: F401 - bench scripts import both
+from nl2sparql.data.outside import read_outside
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -158,7 +158,7 @@ def main() -> None:
         parser.error(f"no outside pairs at {', '.join(missing)}")
     if args.outside:
         args.split = "outside-" + args.half
-        records = _outside(args.outside, args.half)[: args.limit]
+        records = read_outside(args.outside, args.half)[: args.limit]
     elif args.synth:
         from nl2sparql.data.dataset import parse_record
         from nl2sparql.data.synth.engine import read_synth

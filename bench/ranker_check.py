@@ -80,7 +80,7 @@ def main() -> None:
                 accepted_right += right
         report["versions"][name] = {"top1": top, "top1_share": round(top / max(1, n), 3), "accept": accept,
                                     "answered_without_generator": accepted, "right_there": accepted_right}
-    print(json.dumps({k: v for k, v in report.items()}, indent=1))
+    print(json.dumps(report, indent=1))
     args.out.mkdir(parents=True, exist_ok=True)
     write_text_atomic(args.out / f"outside-{args.half}-{args.lang}-{'-'.join(rankers)}.json",
                       json.dumps(report, indent=2) + "\n")

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from nl2sparql.data.plans.neighbours import one_block_changes
 
-__all__ = ["negatives_for", "one_block_changes"]
-
 
 def negatives_for(made: dict, gold_sparql: str, answer_variables, endpoint, fast) -> list[dict]:
     """The one-block changes of the list's gold plan that answer something its candidates do not, labelled; each
