@@ -138,6 +138,8 @@ def main() -> None:
     args = parser.parse_args()
     if (args.lang == "paraphrases" or args.reworded) and args.split not in ("train", "dev"):
         parser.error("paraphrases and rewordings are design material: train or dev only")
+    if args.generator and not args.generator.is_file():
+        parser.error(f"no generator queries at {args.generator} (an `eval run` report or JSON lines)")
     if args.reworded and not args.reworded.is_file():
         parser.error(f"no rewordings file at {args.reworded} (make one with bench/reword.py)")
 
