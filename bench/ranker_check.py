@@ -7,8 +7,10 @@ are built once into the ranker's work folder for this KB and code (`optimize/ran
 .jsonl`, and reused. For each version: how often some candidate is right (the oracle, the same for all), how often
 the ranker's first candidate is right (top-1), and how many questions its `rank_accept` answers without the generator
 and how many of those are right. Counts only: no question is printed. The check half is never trained on (`--outside`
-of `optimize run` trains on the design half), so it measures what training on the design half taught. Writes
-bench/ranker-runs/outside-<half>-<lang>-<versions>.json.
+of `optimize run` trains on the design half), so it measures what training on the design half taught. With
+several --outside paths, each is also counted on its own (`by_source`). Writes
+bench/ranker-runs/outside-<half>-<lang>[-<sources>]-<versions>.json (sources: the paths' names, unless the one path
+is the whole bench/outside).
 """
 
 from __future__ import annotations
@@ -61,11 +63,27 @@ def main() -> None:
     keys = {q.key for q in questions}
     made, lists = load_featured(path, dev_view)
     made, lists = zip(*[(m, f) for m, f in zip(made, lists) if m["key"] in keys]) or ((), ())
+    report = {"half": args.half, "lang": args.lang, "outside": [str(p) for p in args.outside], "code": code,
+              "kb": kb, **counts(made, lists, rankers)}
+    if len(args.outside) > 1:
+        report["by_source"] = {}
+        for source in args.outside:
+            ids = {r.id for r in read_outside(source, args.half)}
+            chosen = [(m, x) for m, x in zip(made, lists) if m["key"].split(":")[0] in ids]
+            report["by_source"][source.name] = counts(*(zip(*chosen) if chosen else ((), ())), rankers)
+    print(json.dumps(report, indent=1))
+    args.out.mkdir(parents=True, exist_ok=True)
+    sources = "" if [p.name for p in args.outside] == ["outside"] else "-" + "+".join(p.name for p in args.outside)
+    write_text_atomic(args.out / f"outside-{args.half}-{args.lang}{sources}-{'-'.join(rankers)}.json",
+                      json.dumps(report, indent=2) + "\n")
+
+
+def counts(made, lists, rankers: dict) -> dict:
+    """The oracle, the enumerator's own first candidate and each ranker's first, over these lists (counts)."""
     n = len(lists)
-    report = {"half": args.half, "lang": args.lang, "questions": n, "code": code, "kb": kb,
-              "oracle": sum(bool(x.labels.sum()) for x in lists),
-              "enumerator_first": sum(bool(m["candidates"]) and bool(m["candidates"][0]["label"]) for m in made),
-              "versions": {}}
+    out = {"questions": n, "oracle": sum(bool(x.labels.sum()) for x in lists),
+           "enumerator_first": sum(bool(m["candidates"]) and bool(m["candidates"][0]["label"]) for m in made),
+           "versions": {}}
     for name, (ranker, accept) in rankers.items():
         top, accepted, accepted_right = 0, 0, 0
         for x in lists:
@@ -78,13 +96,9 @@ def main() -> None:
             if float(ranker.probabilities(scores).max()) >= accept:
                 accepted += 1
                 accepted_right += right
-        report["versions"][name] = {"top1": top, "top1_share": round(top / max(1, n), 3), "accept": accept,
-                                    "answered_without_generator": accepted, "right_there": accepted_right}
-    print(json.dumps(report, indent=1))
-    args.out.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(args.out / f"outside-{args.half}-{args.lang}-{'-'.join(rankers)}.json",
-                      json.dumps(report, indent=2) + "\n")
-
+        out["versions"][name] = {"top1": top, "top1_share": round(top / max(1, n), 3), "accept": accept,
+                                 "answered_without_generator": accepted, "right_there": accepted_right}
+    return out
 
 if __name__ == "__main__":
     main()
