@@ -237,6 +237,12 @@ def test_thresholds_replay_the_choice_and_prefer_the_faster_of_equals():
     assert replay([unsure, failed], 0.95, 0.95) == (0.5, 0.0)  # a generator with no answer leaves it to the top
     accept, fallback, right, skipped = choose(questions * 4)  # 16 questions: "within one" is within 1/16
     assert (right, skipped) == (0.75, 0.5) and accept <= 0.9 and fallback <= 0.45  # as right, and faster
+    # Asked to answer at least three in four from plans alone, it gives up a question's worth of accuracy for it.
+    accept, fallback, right, skipped = choose(questions * 4, plan_share=0.75)
+    assert skipped >= 0.75 and right == 0.5 and accept <= 0.5
+    never_sure = DevQuestion(np.array([0.2, 0.1]), np.array([1, 0]), generator_right=True, agreeing=None)
+    # No pair reaches the share (a question no threshold of the grid accepts): the rule falls back to every pair.
+    assert choose([*questions, never_sure] * 4, plan_share=1.0)[:2] == choose([*questions, never_sure] * 4)[:2]
 
 
 def test_paraphrase_lists_keep_their_record_gold_and_a_key_of_their_own():

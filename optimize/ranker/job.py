@@ -49,6 +49,10 @@ class RankerJob:
     # Also train on the design half of pairs written outside the project (`bench/outside`, `data/outside.py`), in both
     # languages: compositions and wordings no train question has. Their check half is never trained on.
     outside: tuple[str, ...] = ()
+    # The least share of dev the thresholds must answer from ranked plans alone, without an LM call: above one half,
+    # the median question costs the enumeration and no generation (the p50 seconds target; a generation alone takes
+    # 6-8 s on 2 cores). 0: the thresholds of the best replayed dev accuracy, however often they ask the generator.
+    plan_share: float = 0.5
 
 
 def work_dir(home: Path, kb_fingerprint: str, code: str) -> Path:
@@ -99,14 +103,14 @@ def precision_thresholds(ranker: Ranker, lists: list[FeaturedList], generator_ac
 
 
 def dev_figures(ranker: Ranker, lists: list[FeaturedList], made: list[dict], generator_accuracy: float,
-                report: list[dict] | None = None, endpoint=None) -> DevFigures:
+                report: list[dict] | None = None, endpoint=None, plan_share: float = 0.0) -> DevFigures:
     """Top-1 against the oracle and the enumerator's own order, and the thresholds: replayed on the parent's dev
     answers when its report is given (`thresholds.choose`), else by precision."""
     n = max(1, len(lists))
     replayed = parent_right = None
     if report:
         questions = dev_questions(ranker, lists, made, report, endpoint)
-        accept, fallback, replayed, _ = choose(questions)
+        accept, fallback, replayed, _ = choose(questions, plan_share)
         parent_right = round(sum(q.generator_right for q in questions) / max(1, len(questions)), 3)
         replayed = round(replayed, 3)
     else:
@@ -212,7 +216,8 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
                        on_epoch=lambda epoch, loss: mlflow.log_metric("train_loss", loss, step=epoch))
         generator_accuracy = float((parent.manifest.get("dev_scores") or {}).get("execution_accuracy", 0.6))
         with EmbeddedEndpoint(EndpointConfig(store_path=store)) as endpoint:
-            figures = dev_figures(ranker, list(dev_lists), list(dev_made), generator_accuracy, report, endpoint)
+            figures = dev_figures(ranker, list(dev_lists), list(dev_made), generator_accuracy, report, endpoint,
+                                  job.plan_share)
         ranker.info.update({"dev_top1": figures.ranker_top1, "trained_lists": ranker.info.get("lists")})
         for key, value in dataclasses.asdict(figures).items():
             if value is not None:

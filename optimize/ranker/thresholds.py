@@ -42,12 +42,14 @@ def replay(questions: list[DevQuestion], accept: float, fallback: float) -> tupl
     return right / n, skipped / n
 
 
-def choose(questions: list[DevQuestion]) -> tuple[float, float, float, float]:
+def choose(questions: list[DevQuestion], plan_share: float = 0.0) -> tuple[float, float, float, float]:
     """(accept, fallback, dev share right, share without the generator): among the pairs within one dev question of
     the best replayed accuracy (a difference dev cannot tell from noise), the one that asks the generator least (the
-    faster program), then the more accurate."""
+    faster program), then the more accurate. `plan_share`: only pairs that answer at least this share of dev without
+    the generator (all pairs when none does)."""
     replays = [(accept, fallback, *replay(questions, accept, fallback))
                for accept in GRID for fallback in GRID if fallback <= accept]
+    replays = [r for r in replays if r[3] >= plan_share - 1e-9] or replays
     best = max(right for _, _, right, _ in replays)
     close = [r for r in replays if r[2] >= best - 1 / max(1, len(questions)) - 1e-9]
     accept, fallback, right, skipped = max(close, key=lambda r: (r[3], r[2], -r[1]))

@@ -71,6 +71,10 @@ def optimize() -> None:
 @click.option("--outside", "outside", type=click.Path(path_type=Path, exists=True), multiple=True,
               help="ranker: also train on the design half of pairs written outside the project (bench/outside: "
                    "files or folders; repeat the option); their check half is never trained on.")
+@click.option("--plan-share", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="ranker: the least share of dev questions the chosen thresholds answer from ranked plans alone, "
+                   "without an LM call (above one half, the median question needs no generation); 0: the most "
+                   "accurate thresholds on dev, however often they ask the generator.")
 @store_option
 @click.option("--json", "as_json", is_flag=True, help="Print the new version's manifest as JSON.")
 def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, train_split: str, dev_split: str,
@@ -78,7 +82,8 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
                  val_limit: int, parent: str, resume: bool, tracking_uri: str | None, rank: int, learning_rate: float,
                  epochs: int, device: str, synth: Path | None, synth_ratio: float, synth_wordings: str,
                  compact_prompt: bool, followup_mode: str, dev_report: Path | None, negatives: bool,
-                 paraphrases: bool, outside: tuple[Path, ...], store_path: Path | None, as_json: bool) -> None:
+                 paraphrases: bool, outside: tuple[Path, ...], plan_share: float, store_path: Path | None,
+                 as_json: bool) -> None:
     """Compile, score parent and compiled program on dev side by side, and write a new version.
 
     \b
@@ -92,7 +97,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
     optimizer = optimizer or (interrupted_job() if resume else "bootstrap")
     if optimizer == "ranker":
         _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
-                store_path, tracking_uri, as_json, dev_report, negatives, paraphrases, outside)
+                store_path, tracking_uri, as_json, dev_report, negatives, paraphrases, outside, plan_share)
         return
     learning_rate = 3e-4 if learning_rate is None else learning_rate
     epochs = 1 if epochs is None else epochs
@@ -118,7 +123,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
 
 def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
             store_path, tracking_uri, as_json, dev_report=None, negatives=False, paraphrases=False,
-            outside: tuple[Path, ...] = ()) -> None:
+            outside: tuple[Path, ...] = (), plan_share: float = 0.5) -> None:
     from rich.progress import Progress
     from rich.table import Table
 
@@ -130,7 +135,7 @@ def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epoch
                     dev_limit=dev_limit, epochs=RankerJob.epochs if epochs is None else epochs,
                     learning_rate=RankerJob.learning_rate if learning_rate is None else learning_rate, seed=seed,
                     dev_report=str(dev_report) if dev_report else None, negatives=negatives,
-                    paraphrases=paraphrases, outside=tuple(str(p) for p in outside))
+                    paraphrases=paraphrases, outside=tuple(str(p) for p in outside), plan_share=plan_share)
     paths = resolve()
     with Progress(console=make_console(stderr=True), transient=True) as progress:
         version, figures = run_ranker_job(job, home=paths.home, root=paths.artifacts, store=store_path,
