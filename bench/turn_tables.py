@@ -140,7 +140,7 @@ def headline_table(reports: list, manifests: list) -> str:
     return table(header, rows)
 
 
-README_VERSIONS = ("static-rag", "v4")  # the baselines beside the shipped version: retrieval only, and the first fine-tune
+README_VERSIONS = ("static-rag", "v4", "v14")  # beside the shipped one: retrieval, the first fine-tune, v14 alone
 
 
 def shipped_version(root: Path = Path(__file__).resolve().parents[1] / "artifacts" / "store") -> str:
@@ -160,7 +160,8 @@ def readme_table(reports: list, manifests: list) -> str:
             continue
         turns = [q for q in followup["questions"] if "turn:follow-up" in q["patterns"]] if followup else []
         name = f"**{version}** (shipped)" if version == shipped else version
-        lm = short_lm(test["lm"])
+        ranked = any(m.data["version"] == version and m.data.get("ranker") for m in manifests)
+        lm = short_lm(test["lm"]) + (" + ranker" if ranked else "")
         rows.append([name, lm, f"{test['summary']['execution_accuracy']:.3f}",
                      f"{general['summary']['execution_accuracy']:.3f}" if general else "–",
                      f"{sum(q['exact'] for q in turns) / len(turns):.3f}" if turns else "–",

@@ -64,7 +64,7 @@ def test_unknown_corrupt_and_incompatible_versions_are_clear_errors(tmp_path):
     with pytest.raises(ArtifactError, match="unknown version 'v3'"):
         open_version("v3", tmp_path)
     # Nothing compiled yet: "latest" is the version the package ships.
-    assert resolve_program_file("latest", tmp_path) == SHIPPED_ROOT / "v14" / "program.json"
+    assert resolve_program_file("latest", tmp_path) == SHIPPED_ROOT / "v37" / "program.json"
     version = write_version(program(), MANIFEST, tmp_path)
     manifest = version.path / "manifest.json"
     manifest.write_text("{not json")

@@ -259,7 +259,7 @@ def test_eval_compare_json_and_artifacts_list_from_the_command_line(endpoint, kb
     assert data["overall"]["static-rag"]["execution_accuracy"] == 1.0
     assert data["tests"][0]["won"] == ["q0", "q1"] and data["tests"][0]["mcnemar_p"] == pytest.approx(0.5)
     listed = json.loads(CliRunner().invoke(main, ["artifacts", "list", "--json"]).output)
-    assert [row["version"] for row in listed] == ["shipped"] and listed[0]["optimizer"] == "finetune"
+    assert [row["version"] for row in listed] == ["shipped"] and listed[0]["optimizer"] == "ranker"
 
 
 def test_changed_program_code_changes_the_code_fingerprint(tmp_path):

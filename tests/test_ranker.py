@@ -198,7 +198,7 @@ def test_optimize_run_ranker_writes_a_version_that_ranks_and_resumes_from_its_li
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     manifest = json.loads(result.output[result.output.index("{"):])
-    assert manifest["optimizer"] == "ranker" and manifest["parent"] == "v14" and manifest["program_settings"]["rank"]
+    assert manifest["optimizer"] == "ranker" and manifest["parent"] == "v37" and manifest["program_settings"]["rank"]
     folder = tmp_path / "artifacts" / manifest["version"]
     assert hashlib.sha256((folder / "ranker.npz").read_bytes()).hexdigest() == manifest["ranker"]["sha256"]
     assert (folder / "adapter.gguf").is_file() and manifest["ranker"]["training"]["lists"] == {"train": 6, "dev": 2}
