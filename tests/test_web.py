@@ -134,7 +134,8 @@ def test_a_grouped_count_shows_a_chart_and_downloads_the_table_as_csv(kb_store, 
             driver.find_element(By.ID, "download-csv").click()
             target = downloads / "answer.csv"
             deadline = time.time() + 30
-            while not target.exists() and time.time() < deadline:
+            # The browser may create the file before it writes it: wait for its content, not its name.
+            while not (target.exists() and target.stat().st_size) and time.time() < deadline:
                 time.sleep(0.2)
             rows = list(csv.reader(target.read_text(encoding="utf-8").splitlines()))
         finally:
