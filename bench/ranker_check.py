@@ -35,6 +35,7 @@ def main() -> None:
     from nl2sparql.artifacts.code import code_fingerprint
     from nl2sparql.artifacts.store import resolve_version
     from nl2sparql.data.outside import read_outside
+    from nl2sparql.errors import Nl2SparqlError
     from nl2sparql.files import write_text_atomic
     from nl2sparql.kb.embedded import EmbeddedEndpoint
     from nl2sparql.kb.endpoint import EndpointConfig
@@ -45,11 +46,14 @@ def main() -> None:
 
     rankers = {}
     for name in args.versions.split(","):
-        found = resolve_version(name)
-        ranker_file = RankerFile.from_manifest(found.path, found.manifest) if found else None
-        if ranker_file is None:
-            parser.error(f"version {name} has no ranker")
-        rankers[name] = (ranker_file.load(), float(found.manifest["program_settings"]["rank_accept"]))
+        try:
+            found = resolve_version(name)
+            ranker_file = RankerFile.from_manifest(found.path, found.manifest) if found else None
+            if ranker_file is None:
+                parser.error(f"version {name} has no ranker")
+            rankers[name] = (ranker_file.load(), float(found.manifest["program_settings"]["rank_accept"]))
+        except Nl2SparqlError as error:  # an unknown or corrupt version, a changed ranker file
+            parser.error(str(error))
     records = read_outside(list(args.outside), args.half)
     questions = (questions_as_evaluated(records, "outside") if args.lang == "eval"
                  else questions_of(records, "outside"))

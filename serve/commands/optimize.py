@@ -97,7 +97,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
     optimizer = optimizer or (interrupted_job() if resume else "bootstrap")
     if optimizer == "ranker":
         _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
-                store_path, tracking_uri, as_json, dev_report, negatives, paraphrases, outside, plan_share)
+                store_path, tracking_uri, as_json, dev_report, negatives, paraphrases, outside, plan_share=plan_share)
         return
     learning_rate = 3e-4 if learning_rate is None else learning_rate
     epochs = 1 if epochs is None else epochs
@@ -123,7 +123,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
 
 def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
             store_path, tracking_uri, as_json, dev_report=None, negatives=False, paraphrases=False,
-            outside: tuple[Path, ...] = (), plan_share: float = 0.5) -> None:
+            outside: tuple[Path, ...] = (), *, plan_share: float) -> None:
     from rich.progress import Progress
     from rich.table import Table
 
