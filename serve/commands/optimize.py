@@ -43,7 +43,7 @@ def optimize() -> None:
 @click.option("--tracking-uri", default=None, help=f"MLflow tracking URI (default: sqlite under ${HOME_ENV}).")
 @click.option("--rank", type=int, default=16, show_default=True, help="finetune: LoRA rank (alpha is twice it).")
 @click.option("--learning-rate", type=float, default=None,
-              help="finetune: AdamW learning rate (default 3e-4); ranker: Adam's (default 0.05).")
+              help="finetune: AdamW learning rate (default 3e-4); ranker: Adam's (default 0.01).")
 @click.option("--epochs", type=int, default=None, help="Passes over the train examples (finetune: 1, ranker: 20).")
 @click.option("--device", default="cpu", show_default=True, help="finetune: torch device (cuda where one exists).")
 @click.option("--synth", "synth", type=click.Path(path_type=Path, exists=True), default=None,

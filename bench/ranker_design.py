@@ -1,0 +1,82 @@
+"""The ranker's training settings chosen on design data only: train on the train split's lists and the outside design
+lists of every round but one, and count the held-out round's design lists the ranker's first candidate gets right.
+
+    python bench/ranker_design.py --hold R5 --learning-rates 0.05,0.02,0.01 --seeds 13,7,21 [--epochs 20]
+
+Reads the lists `optimize run --optimizer ranker --outside bench/outside` built into the ranker's work folder for
+this KB and code (`optimize/ranker/job.py`; run it first). The held-out round's lists are seen as the program sees
+them, enumerated candidates only; dev top-1 is given beside. Each setting is trained once per seed: the spread
+between seeds is the noise a single run cannot tell from an effect. Never reads a check half. Prints one JSON line
+per run and writes them to bench/ranker-runs/design-<hold>-<code>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hold", default="R5", help="id prefix of the outside round held out of training (R5: round 5)")
+    parser.add_argument("--learning-rates", default="0.05,0.02,0.01")
+    parser.add_argument("--seeds", default="13,7,21")
+    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "ranker-runs")
+    args = parser.parse_args()
+
+    from nl2sparql.artifacts.code import code_fingerprint
+    from nl2sparql.files import write_text_atomic
+    from nl2sparql.kb.embedded import EmbeddedEndpoint
+    from nl2sparql.kb.endpoint import EndpointConfig
+    from nl2sparql.optimize.ranker.examples import read_lists
+    from nl2sparql.optimize.ranker.job import dev_view, work_dir
+    from nl2sparql.optimize.ranker.train import TrainConfig, featurize, top1, train, training_views
+    from nl2sparql.paths import resolve
+
+    with EmbeddedEndpoint(EndpointConfig()) as endpoint:
+        kb = endpoint.fingerprint()
+    code = code_fingerprint()
+    work = work_dir(resolve().home, kb, code)
+    if not (work / "outside.jsonl").exists():
+        raise SystemExit(f"no lists in {work}: run `nl2sparql optimize run --optimizer ranker --outside bench/outside`")
+    outside = read_lists(work / "outside.jsonl")
+    held = [dev_view(m) for m in outside if m["key"].startswith(args.hold)]
+    # rounds after the held one stay out too: what the held round measures is a round nobody trained on yet
+    later = {m["key"] for m in outside if m["key"][:1] == "R" and m["key"][1:2].isdigit() and m["key"][:2] > args.hold[:2]}
+    fit = [m for m in outside if not m["key"].startswith(args.hold) and m["key"] not in later]
+    if not held:
+        raise SystemExit(f"no design lists with ids starting {args.hold}")
+    lists = [v for m in read_lists(work / "train.jsonl") + fit for v in training_views(m)]
+    held_f = [featurize(m, False) for m in held]
+    dev_f = [featurize(dev_view(m), False) for m in read_lists(work / "dev.jsonl")]
+    runs = []
+    for rate in [float(x) for x in args.learning_rates.split(",")]:
+        for seed in [int(x) for x in args.seeds.split(",")]:
+            began = time.perf_counter()
+            ranker = train(lists, TrainConfig(epochs=args.epochs, learning_rate=rate, l2=1e-3, seed=seed))
+            run = {"learning_rate": rate, "seed": seed, "epochs": args.epochs, "trained_lists": len(lists),
+                   "held_lists": len(held_f), "held_oracle": sum(bool(x.labels.any()) for x in held_f),
+                   "held_top1": round(top1(ranker, held_f) * len(held_f)), "dev_top1": round(top1(ranker, dev_f), 3),
+                   "seconds": round(time.perf_counter() - began, 1)}
+            print(json.dumps(run), flush=True)
+            runs.append(run)
+    summary = {}
+    for rate in sorted({r["learning_rate"] for r in runs}, reverse=True):
+        mine = [r for r in runs if r["learning_rate"] == rate]
+        summary[str(rate)] = {"held_top1": [r["held_top1"] for r in mine],
+                              "held_top1_median": statistics.median(r["held_top1"] for r in mine),
+                              "dev_top1": [r["dev_top1"] for r in mine]}
+        print(f"learning rate {rate}: held-out top-1 {summary[str(rate)]['held_top1']} of {len(held_f)} "
+              f"(oracle {runs[0]['held_oracle']}), dev top-1 {summary[str(rate)]['dev_top1']}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(args.out / f"design-{args.hold}-{code}.json",
+                      json.dumps({"hold": args.hold, "code": code, "kb": kb, "runs": runs, "summary": summary},
+                                 indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
