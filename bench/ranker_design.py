@@ -19,12 +19,17 @@ import time
 from pathlib import Path
 
 
+def _round(key: str) -> int:
+    """The round of an outside pair's id: R5ARC-001 is round 5; the first rounds' ids (AUD-001) carry no number."""
+    return int(key[1]) if key[:1] == "R" and key[1:2].isdigit() else 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hold", default="R5", help="id prefix of the outside round held out of training (R5: round 5)")
     parser.add_argument("--learning-rates", default="0.05,0.02,0.01")
     parser.add_argument("--seeds", default="13,7,21")
-    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--epochs", type=int, default=None, help="default: the ranker job's")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "ranker-runs")
     args = parser.parse_args()
 
@@ -33,7 +38,7 @@ def main() -> None:
     from nl2sparql.kb.embedded import EmbeddedEndpoint
     from nl2sparql.kb.endpoint import EndpointConfig
     from nl2sparql.optimize.ranker.examples import read_lists
-    from nl2sparql.optimize.ranker.job import dev_view, work_dir
+    from nl2sparql.optimize.ranker.job import RankerJob, dev_view, work_dir
     from nl2sparql.optimize.ranker.train import TrainConfig, featurize, top1, train, training_views
     from nl2sparql.paths import resolve
 
@@ -46,19 +51,19 @@ def main() -> None:
     outside = read_lists(work / "outside.jsonl")
     held = [dev_view(m) for m in outside if m["key"].startswith(args.hold)]
     # rounds after the held one stay out too: what the held round measures is a round nobody trained on yet
-    later = {m["key"] for m in outside if m["key"][:1] == "R" and m["key"][1:2].isdigit() and m["key"][:2] > args.hold[:2]}
-    fit = [m for m in outside if not m["key"].startswith(args.hold) and m["key"] not in later]
+    fit = [m for m in outside if not m["key"].startswith(args.hold) and _round(m["key"]) <= _round(args.hold)]
     if not held:
         raise SystemExit(f"no design lists with ids starting {args.hold}")
     lists = [v for m in read_lists(work / "train.jsonl") + fit for v in training_views(m)]
     held_f = [featurize(m, False) for m in held]
     dev_f = [featurize(dev_view(m), False) for m in read_lists(work / "dev.jsonl")]
+    epochs = args.epochs or RankerJob.epochs
     runs = []
     for rate in [float(x) for x in args.learning_rates.split(",")]:
         for seed in [int(x) for x in args.seeds.split(",")]:
             began = time.perf_counter()
-            ranker = train(lists, TrainConfig(epochs=args.epochs, learning_rate=rate, l2=1e-3, seed=seed))
-            run = {"learning_rate": rate, "seed": seed, "epochs": args.epochs, "trained_lists": len(lists),
+            ranker = train(lists, TrainConfig(epochs=epochs, learning_rate=rate, l2=RankerJob.l2, seed=seed))
+            run = {"learning_rate": rate, "seed": seed, "epochs": epochs, "trained_lists": len(lists),
                    "held_lists": len(held_f), "held_oracle": sum(bool(x.labels.any()) for x in held_f),
                    "held_top1": round(top1(ranker, held_f) * len(held_f)), "dev_top1": round(top1(ranker, dev_f), 3),
                    "seconds": round(time.perf_counter() - began, 1)}
