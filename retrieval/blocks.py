@@ -292,7 +292,13 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     if "average" in ops and per_word and not base.words.forms and not (value and (s.values or s.polarity)):
         # "quanti sensi ha in media un verbo": a count per word, averaged
         plans += [base.with_block(operator="average_groups", columns=(key,), aggregates=(
-            Aggregate("count", per_word, "count", distinct=True),)) for key in word_keys(base)]
+            Aggregate("count", thing, "count", distinct=True),)) for thing in _per_word_things(per_word)
+            for key in word_keys(base)]
+    if ops & {"max", "min"} and per_word and not base.words.forms and not (value and (s.values or s.polarity)):
+        # "il numero massimo di traduzioni che ha un verbo": a count per word, its highest (lowest) one
+        plans += [base.with_block(operator=f"{func}_groups", columns=(key,), aggregates=(
+            Aggregate("count", thing, "count", distinct=True),)) for func in ("max", "min") if func in ops
+            for thing in _per_word_things(per_word) for key in word_keys(base)]
     plans += optional_notes(base, s) + optional_examples(base, s) + _average_classes(base, s)
     if "alphabetical" in ops and whole_number(s, None):  # "i primi 20 nomi in ordine alfabetico"
         plans += [base.with_block(columns=shown, order=((shown[0], False),), limit=whole_number(s))
@@ -302,6 +308,13 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
     if "top" in ops and value and not by_value:
         plans += _top_values(base, s, shown_sets)
     return unique(plans)
+
+
+def _per_word_things(per_word: str) -> list[str]:
+    """What a per-word count counts: a dialect's translation entries, then their dialect lemmas (the two differ where
+    one entry is translated by several lemmas)."""
+    dialect = per_word.removesuffix("Entry")
+    return [per_word] + ([f"{dialect}Lemma"] if dialect in DIALECTS else [])
 
 
 def _valued(shown_sets: list[tuple[str, ...]]) -> list[tuple[tuple[str, ...], str]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from nl2sparql.data.plans.model import RELATIONS, Aggregate, Filter, Plan
 from nl2sparql.retrieval.column_blocks import unique
-from nl2sparql.retrieval.filter_blocks import alternatives, bound_op, first_whole, whole_number
+from nl2sparql.retrieval.filter_blocks import MAX_LENGTH, alternatives, bound_op, first_whole, whole_number
 from nl2sparql.retrieval.signals import Signals
 
 
@@ -43,6 +43,11 @@ def computed(base: Plan, s: Signals, counted: str) -> list[Plan]:
         per_length = base.with_block(operator="group", columns=("length",), aggregates=(
             Aggregate("count", counted, "count", distinct=True),))
         plans += [per_length.with_block(order=(("length", False),)), per_length]
+        counted_bound = next((n for n in s.numbers if n == int(n) and n > MAX_LENGTH), None)
+        if counted_bound is not None and s.comparison:  # "per quali lunghezze ci sono più di 500 aggettivi"
+            plans.append(per_length.with_block(having=Filter("count", "value", counted_bound,
+                                                             bound_op(s, "=", counted_bound)),
+                                               order=(("length", False),)))
         if "top" in s.operators:  # "le lunghezze più frequenti"
             plans.append(per_length.with_block(order=(("count", "ascending" not in s.operators), ("length", False)),
                                                limit=whole_number(s)))
@@ -130,10 +135,11 @@ def statistics(base: Plan, s: Signals, role: str, suffix: str = "") -> list[Plan
     aggregates = tuple(Aggregate(f, role, "average" if f == "avg" and role == "length" else f"{f}{suffix or 'Value'}")
                        for f in funcs)
     plans = []
-    if "group" in s.operators:
+    several = len(base.words.pos) > 1 and not base.words.every_pos  # "per sostantivi, verbi e aggettivi": each one
+    if "group" in s.operators or several:
         named = [k for k in ("pos", "emotionLabel", "polarity") if k in s.keys] or ["pos"]
         plans += [base.with_block(operator="group", columns=(key,), aggregates=aggregates, order=((key, False),))
-                  for key in named[:2] if key != "pos" or not base.words.pos]
+                  for key in named[:2] if key != "pos" or not base.words.pos or several]
     plans.append(base.with_block(operator="count", columns=(), aggregates=aggregates))
     if len(aggregates) > 1:
         plans += [base.with_block(operator="count", columns=(), aggregates=(a,)) for a in aggregates]

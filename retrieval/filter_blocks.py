@@ -56,6 +56,9 @@ def any_case_filters(s: Signals, words: Words) -> tuple[Filter, ...]:
     return (Filter("italianWord", "equals", s.forms[0].lower(), fold=True),)
 
 
+MAX_LENGTH = 40
+
+
 def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tuple[Filter, ...]]:
     if s.any_case:  # "con o senza maiuscola" names no capital letter to filter on
         s = replace(s, affixes=tuple(a for a in s.affixes if a != ("regex", "^[A-Z]")))
@@ -65,7 +68,8 @@ def filter_sets(s: Signals, word_role: str, value_role: str | None) -> list[tupl
     either = alternatives(s.affixes)
     if either:  # "finiscono in -are, in -ere o in -ire": any of them, before all of them at once
         return [(Filter(word_role, "regex", either),)]
-    lengths = sorted((n for n in s.numbers if n >= 1 and n == int(n)), key=lambda n: n != s.letters)
+    # a length of more than 40 letters is no Italian word's: "per quali lunghezze ci sono più di 500 aggettivi" counts
+    lengths = sorted((n for n in s.numbers if 1 <= n <= MAX_LENGTH and n == int(n)), key=lambda n: n != s.letters)
     thresholds = [n for n in s.numbers if abs(n) <= 1 and (n != int(n) or s.values or s.exactly)]
     if s.between and s.length and len(lengths) == 2:  # "tra 3 e 5 lettere": both bounds pass
         filters += [Filter(word_role, "length", min(lengths), ">="), Filter(word_role, "length", max(lengths), "<=")]

@@ -171,6 +171,8 @@ def _numbers(text: str) -> list[float]:
     if re.search(_ONE, text) or re.search(DIFFERENT, text):
         values.append(1.0)  # "esattamente un senso", "a single sense"; "parti del discorso diverse": more than one
     values += [float(NUMBER_WORDS[w]) for w in re.findall(r"[a-zà-ù]+", text) if w in NUMBER_WORDS]
+    if re.search(r"\bsei (?:lettere|caratteri)\b", text):  # "sei" is a verb too: a number only before its unit
+        values.append(6.0)
     return list(dict.fromkeys(values))
 
 

@@ -69,7 +69,53 @@ def test_length_statistics_compile_and_agree_with_the_lengths(endpoint):
     ("Quali sono le 2 terminazioni di 3 lettere più frequenti tra i verbi?",
      "verb words | italianWord length > 3 | group by ending3 count distinct(lemma) as count | order count desc, "
      "ending3 | limit 2"),
+    ("Lunghezza media dei lemmi per nomi, verbi e aggettivi",  # several parts of speech named: one mean each
+     "noun/verb/adjective lemmas | group by pos avg(length) as average | order pos"),
+    ("Qual è il numero massimo di emozioni che ha una singola parola in ELITA?",
+     "words | with elita | maximum over groups by italianWord count distinct(emotion) as count"),
+    ("Come si distribuiscono i verbi di Sentix tra polarità positiva e negativa?",
+     "verb words | with sentix | group by polarity count distinct(lemma) as count"),
 ])
 def test_the_enumerator_finds_each_statistic(question, plan_text, enumerated):
     texts = [c.plan.text() for c in enumerated(question)]
     assert plan_text in texts, texts[:12]
+
+
+def test_a_count_bound_is_no_length_and_six_letters_is_a_number(lexicons):
+    from nl2sparql.retrieval.filter_blocks import filter_sets
+
+    counts = read_signals("Per quali lunghezze ci sono più di 500 aggettivi, e quanti?", *lexicons)
+    assert 500 in counts.numbers and not any(f.kind == "length" for fs in filter_sets(counts, "italianWord", None)
+                                             for f in fs)
+    assert 6 in read_signals("Sinonimi di 'rapido' in sei lettere?", *lexicons).numbers
+    assert 6 not in read_signals("Sei sicuro che 'rapido' abbia sinonimi?", *lexicons).numbers
+    one_cell = read_signals("Traduzioni siciliane di ogni parola in c, elencale in una riga", *lexicons)
+    assert one_cell.concat and "singolo" not in read_signals(
+        "Qual è il numero massimo di traduzioni che ha un singolo verbo?", *lexicons).forms
+
+
+def test_the_highest_count_per_word_is_the_highest_of_the_per_word_counts(endpoint):
+    from collections import Counter
+
+    from nl2sparql.data.plans.model import Join
+    from nl2sparql.data.plans.verbalize import verbalize
+
+    words = Plan(words=Words(), joins=(Join("elita"),))  # emotions per word: one to several
+    rows = endpoint.execute(compile_plan(words.with_block(columns=("lemma", "emotion")))).rows
+    per_lemma = Counter(lemma for lemma, _ in {tuple(t.value for t in r) for r in rows})
+    assert max(per_lemma.values()) > min(per_lemma.values())
+    for func, expected in (("max", max(per_lemma.values())), ("min", min(per_lemma.values()))):
+        plan = words.with_block(operator=f"{func}_groups", columns=("lemma",),
+                                aggregates=(Aggregate("count", "emotion", "count", distinct=True),))
+        (value,), = [tuple(int(t.value) for t in row) for row in endpoint.execute(compile_plan(plan)).rows]
+        assert value == expected and f"{func}imum over groups by lemma" in plan.text()
+        assert ("highest" if func == "max" else "lowest") in verbalize(plan, "en")
+
+
+def test_lengths_with_more_words_than_a_bound_are_a_having_on_the_length_groups(lexicons):
+    from nl2sparql.retrieval.computed_blocks import computed
+
+    s = read_signals("Per quali lunghezze ci sono più di 500 aggettivi, e quanti?", *lexicons)
+    texts = [p.text() for p in computed(Plan(words=Words(pos=("adjective",))), s, "lemma")]
+    assert "adjective words | group by length count distinct(lemma) as count | having count > 500 | order length" \
+        in texts, texts

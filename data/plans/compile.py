@@ -29,6 +29,9 @@ COMPUTED = {"initial": ("italianWord", "LCASE(SUBSTR(STR(?italianWord), 1, 1))")
             # how far ELITA's and Sentix's values of a word lie apart ("dove ELITA e Sentix sono più in disaccordo")
             "gap": (("elitaValue", "sentixValue"), "ABS(?elitaValue - ?sentixValue)")}
 
+# an aggregate taken over the groups of a subquery: the operator → (the outer function, the answer's column)
+OVER_GROUPS = {"average_groups": ("AVG", "average"), "max_groups": ("MAX", "max"), "min_groups": ("MIN", "min")}
+
 
 def literal(text: str, lang: str | None = None) -> str:
     escaped = text.replace("\\", "\\\\").replace('"', '\\"')
@@ -339,7 +342,7 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     if plan.operator == "share":
         head = f"SELECT (COUNT(DISTINCT ?covered) * 100 / COUNT(DISTINCT {names.var('lemma')}) AS ?percentage) WHERE {{"
     tail = []
-    if plan.operator in ("group", "count_groups", "average_groups", "ask_groups") and plan.columns:
+    if plan.operator in ("group", "count_groups", "ask_groups", *OVER_GROUPS) and plan.columns:
         tail.append("GROUP BY " + " ".join(names.var(c) for c in plan.columns))
     outer_having = plan.operator == "average_groups" and bool(plan.per)  # on the keys' groups, outside
     if plan.having is not None and not outer_having:
@@ -357,11 +360,13 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     if plan.limit is not None and plan.operator != "ask":
         tail.append(f"LIMIT {plan.limit}")
     query = "\n".join([head, body, "}", *tail])
-    if plan.operator in ("count_groups", "ask_groups", "average_groups"):
-        # an outer query over the groups: how many pass HAVING, whether any does, the mean of their aggregate
+    if plan.operator in ("count_groups", "ask_groups", *OVER_GROUPS):
+        # an outer query over the groups: how many pass HAVING, whether any does, the mean (highest, lowest) of their
+        # aggregate
         per = "".join(names.var(k) + " " for k in plan.per)  # "per categoria": the mean per key, grouped outside
         outer = {"count_groups": "SELECT (COUNT(*) AS ?count) WHERE", "ask_groups": "ASK"}.get(plan.operator) \
-            or f"SELECT {per}(AVG(?{plan.aggregates[0].name}) AS ?average) WHERE"
+            or f"SELECT {per}({OVER_GROUPS[plan.operator][0]}(?{plan.aggregates[0].name}) AS " \
+               f"?{OVER_GROUPS[plan.operator][1]}) WHERE"
         inner = "\n".join("    " + line for line in query.splitlines())
         query = f"{outer} {{\n  {{\n{inner}\n  }}\n}}" + (f"\nGROUP BY {per.strip()}" if per else "")
         if outer_having and plan.having is not None:  # "solo le categorie con almeno 100 parole": groups per key

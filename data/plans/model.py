@@ -124,7 +124,8 @@ class Plan:
     # with a count aggregate, the groups whose count is at the extreme ("il verbo con più traduzioni, pari merito")
     operator: str = "list"
     # the keys an outer step is taken per (keys among `columns`): extreme per key ("per ogni emozione, la parola con
-    # la polarità più alta"), average_groups per key ("quante traduzioni ha in media una parola, per categoria")
+    # la polarità più alta"); max_groups, min_groups: the highest (lowest) aggregate over the groups ("il numero
+    # massimo di traduzioni di un verbo"); average_groups per key ("quante traduzioni ha in media una parola, per categoria")
     per: tuple[str, ...] = ()
     aggregates: tuple[Aggregate, ...] = ()
     having: Filter | None = None  # on an aggregate's name
@@ -153,6 +154,8 @@ class Plan:
                 "count_groups": "count groups by " + ", ".join(self.columns),
                 "ask_groups": "ask groups by " + ", ".join(self.columns),
                 "average_groups": "average over groups by " + ", ".join(self.columns),
+                "max_groups": "maximum over groups by " + ", ".join(self.columns),
+                "min_groups": "minimum over groups by " + ", ".join(self.columns),
                 "share": "share in percent", "extreme": "list " + ", ".join(shown) + " at the extreme"}[self.operator]
         if self.per:
             head += " per " + ", ".join(self.per)

@@ -186,6 +186,10 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
                  else f": {shown}, quelli con il {name(role)} {side}{per} (tutti i pari merito)")
     elif plan.operator == "share":
         text += ", in percent" if en else ", in percentuale"
+    elif plan.operator in ("max_groups", "min_groups"):
+        top = plan.operator == "max_groups"
+        text += (f", the {'highest' if top else 'lowest'} count per {shown}" if en
+                 else f", il numero {'più alto' if top else 'più basso'} per {shown}")
     elif plan.operator == "average_groups":
         text += (f", the average per {shown} of the count" if en else f", la media per {shown} del numero")
         if plan.per:
