@@ -291,8 +291,9 @@ def operators(base: Plan, s: Signals) -> list[Plan]:
         plans += statistics(base, s, value_of)
     if "average" in ops and per_word and not base.words.forms and not (value and (s.values or s.polarity)):
         # "quanti sensi ha in media un verbo": a count per word, averaged
-        plans += [base.with_block(operator="average_groups", columns=(key,), aggregates=(
-            Aggregate("count", thing, "count", distinct=True),)) for thing in _per_word_things(per_word)
+        outer = ["average_max_groups", "average_groups"] if "max" in ops else ["average_groups"]  # "e il massimo?"
+        plans += [base.with_block(operator=op, columns=(key,), aggregates=(
+            Aggregate("count", thing, "count", distinct=True),)) for op in outer for thing in _per_word_things(per_word)
             for key in word_keys(base)]
     if ops & {"max", "min"} and per_word and not base.words.forms and not (value and (s.values or s.polarity)):
         # "il numero massimo di traduzioni che ha un verbo": a count per word, its highest (lowest) one
@@ -322,7 +323,8 @@ def _valued(shown_sets: list[tuple[str, ...]]) -> list[tuple[tuple[str, ...], st
     translation, the five most negative": each set with its dialect a filter, not a column, too."""
     roles = ("polarityValue", "sentixValue", "elitaValue")
     shown_sets = unique([c for sh in shown_sets for c in (sh, tuple(r for r in sh if r[:-4] not in DIALECTS))])
-    return [(shown, next(r for r in roles if r in shown)) for shown in shown_sets if set(roles) & set(shown)]
+    # a set that shows both ELITA's and Sentix's value: ordered by each ("la polarità ELITA più alta, con Sentix")
+    return [(shown, r) for shown in shown_sets for r in roles if r in shown]
 
 
 def _top_values(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> list[Plan]:

@@ -168,6 +168,9 @@ def concatenated(base: Plan, s: Signals, shown_sets: list[tuple[str, ...]]) -> l
             key = ()  # the named word's values: one row
         aggregates = tuple(Aggregate("group_concat", r, f"{r}List", distinct=True) for r in listed)
         plans.append(base.with_block(operator="group" if key else "count", columns=key, aggregates=aggregates))
+        if not key and "count" in s.operators and len(listed) == 1:  # "di quante parti è fatto, elencale in una riga"
+            plans.append(base.with_block(operator="count", columns=(), aggregates=(
+                Aggregate("count", listed[0], "count", distinct=True),) + aggregates))
         if len(shown) == 2 and "group" in s.operators:  # "per ogni emozione, le sue parole": the last one the key
             plans.append(base.with_block(operator="group", columns=shown[1:], aggregates=(
                 Aggregate("group_concat", shown[0], f"{shown[0]}List", distinct=True),)))

@@ -53,9 +53,10 @@ def averages_per_key(base: Plan, s: Signals, per_word: str, keys: tuple[str, ...
     """"Quante traduzioni parmigiane ha in media una parola, categoria per categoria": a count per word (and key),
     averaged per key; with a threshold, only the keys with that many words ("solo le categorie con almeno 100")."""
     things = [f"{j.resource}Lemma" for j in base.joins if j.resource in DIALECTS and j.mode == "has"][:1] + [per_word]
-    plans = [base.with_block(operator="average_groups", columns=(key, per), per=(per,), aggregates=(
+    outer = ["average_max_groups", "average_groups"] if "max" in s.operators else ["average_groups"]
+    plans = [base.with_block(operator=op, columns=(key, per), per=(per,), aggregates=(
         Aggregate("count", thing, "count", distinct=True),))
-        for per in _per_keys(base, s, ())[:2] for thing in things for key in keys[:2]]
+        for per in _per_keys(base, s, ())[:2] for thing in things for key in keys[:2] for op in outer]
     if threshold is None or not s.comparison:
         return plans
     read = bound_op(s, ">=")  # "skip those with fewer than 100": the bound as read, and the side kept

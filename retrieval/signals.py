@@ -114,8 +114,13 @@ def _affixes(text: str, table: dict[str, list[str]]) -> tuple[list[tuple[str, st
                         match.end() + 40:])  # "in «zione» o in «sione»", "con «ri» ma non con «rin»"
                     glue |= set(re.findall(r"[^\W\d_]+", window[:quoted.start(1)]))
                     continue
+                after_letter = False  # "finiscono con la lettera a": a letter named after "lettera" is one
                 for token in _TOKEN.finditer(window):  # "contiene il grafo": a catalog, no letters
                     word = token.group(1).strip("'’")
+                    if after_letter and len(word) == 1:
+                        found.append(letter_class(kind, word))
+                        break
+                    after_letter = word in ("lettera", "letter")
                     if kind == "contains" and word in ("grafo", "graph", "lessico", "lexicon", "lemmario"):
                         break
                     marked = window[token.end():token.end() + 1] == "-"  # "starting with in-": letters, not a word

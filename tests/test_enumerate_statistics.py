@@ -75,6 +75,10 @@ def test_length_statistics_compile_and_agree_with_the_lengths(endpoint):
      "words | with elita | maximum over groups by italianWord count distinct(emotion) as count"),
     ("Come si distribuiscono i verbi di Sentix tra polarità positiva e negativa?",
      "verb words | with sentix | group by polarity count distinct(lemma) as count"),
+    ("In media quante emozioni ha una parola in ELITA, e qual è il massimo?",  # both over the same per-word counts
+     "words | with elita | average and maximum over groups by italianWord count distinct(emotion) as count"),
+    ("Parole che finiscono con la lettera a in ELITA",
+     "words | with elita | italianWord ends with 'a' | list italianWord"),
 ])
 def test_the_enumerator_finds_each_statistic(question, plan_text, enumerated):
     texts = [c.plan.text() for c in enumerated(question)]
@@ -110,6 +114,11 @@ def test_the_highest_count_per_word_is_the_highest_of_the_per_word_counts(endpoi
         (value,), = [tuple(int(t.value) for t in row) for row in endpoint.execute(compile_plan(plan)).rows]
         assert value == expected and f"{func}imum over groups by lemma" in plan.text()
         assert ("highest" if func == "max" else "lowest") in verbalize(plan, "en")
+    both = words.with_block(operator="average_max_groups", columns=("lemma",),
+                            aggregates=(Aggregate("count", "emotion", "count", distinct=True),))
+    (mean, high), = [tuple(float(t.value) for t in row) for row in endpoint.execute(compile_plan(both)).rows]
+    assert high == max(per_lemma.values()) and mean == pytest.approx(sum(per_lemma.values()) / len(per_lemma))
+    assert "la media e il massimo" in verbalize(both, "it")
 
 
 def test_lengths_with_more_words_than_a_bound_are_a_having_on_the_length_groups(lexicons):
@@ -119,3 +128,21 @@ def test_lengths_with_more_words_than_a_bound_are_a_having_on_the_length_groups(
     texts = [p.text() for p in computed(Plan(words=Words(pos=("adjective",))), s, "lemma")]
     assert "adjective words | group by length count distinct(lemma) as count | having count > 500 | order length" \
         in texts, texts
+
+
+def test_a_named_words_related_words_are_counted_and_listed_in_one_row(lexicons):
+    from nl2sparql.data.plans.model import Senses
+    from nl2sparql.retrieval.computed_blocks import concatenated
+
+    s = read_signals("Di quante parti è fatto l'«albero»? Elencale in una riga.", *lexicons)
+    base = Plan(words=Words(forms=("albero",)), senses=Senses(relation="meronym"))
+    texts = [p.text() for p in concatenated(base, s, [("partWord",)])]
+    assert ("words written 'albero' | CompL-it senses | meronyms | count count distinct(partWord) as count, "
+            "group_concat distinct(partWord) as partWordList") in texts, texts
+
+
+def test_a_set_showing_both_values_is_ordered_by_each():
+    from nl2sparql.retrieval.blocks import _valued
+
+    both = ("italianWord", "elitaValue", "sentixValue")
+    assert [r for shown, r in _valued([both]) if shown == both] == ["sentixValue", "elitaValue"]

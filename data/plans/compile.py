@@ -29,8 +29,9 @@ COMPUTED = {"initial": ("italianWord", "LCASE(SUBSTR(STR(?italianWord), 1, 1))")
             # how far ELITA's and Sentix's values of a word lie apart ("dove ELITA e Sentix sono più in disaccordo")
             "gap": (("elitaValue", "sentixValue"), "ABS(?elitaValue - ?sentixValue)")}
 
-# an aggregate taken over the groups of a subquery: the operator → (the outer function, the answer's column)
-OVER_GROUPS = {"average_groups": ("AVG", "average"), "max_groups": ("MAX", "max"), "min_groups": ("MIN", "min")}
+# aggregates taken over the groups of a subquery: the operator → (the outer function, the answer's column) each
+OVER_GROUPS = {"average_groups": (("AVG", "average"),), "max_groups": (("MAX", "max"),), "min_groups": (("MIN", "min"),),
+               "average_max_groups": (("AVG", "average"), ("MAX", "max"))}
 
 
 def literal(text: str, lang: str | None = None) -> str:
@@ -344,7 +345,7 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
     tail = []
     if plan.operator in ("group", "count_groups", "ask_groups", *OVER_GROUPS) and plan.columns:
         tail.append("GROUP BY " + " ".join(names.var(c) for c in plan.columns))
-    outer_having = plan.operator == "average_groups" and bool(plan.per)  # on the keys' groups, outside
+    outer_having = plan.operator in OVER_GROUPS and bool(plan.per)  # on the keys' groups, outside
     if plan.having is not None and not outer_having:
         having = plan.having
         aggregate = next(a for a in plan.aggregates if a.name == having.role)
@@ -365,8 +366,8 @@ def compile_plan(plan: Plan, prefixes: bool = True) -> str:
         # aggregate
         per = "".join(names.var(k) + " " for k in plan.per)  # "per categoria": the mean per key, grouped outside
         outer = {"count_groups": "SELECT (COUNT(*) AS ?count) WHERE", "ask_groups": "ASK"}.get(plan.operator) \
-            or f"SELECT {per}({OVER_GROUPS[plan.operator][0]}(?{plan.aggregates[0].name}) AS " \
-               f"?{OVER_GROUPS[plan.operator][1]}) WHERE"
+            or f"SELECT {per}" + " ".join(f"({func}(?{plan.aggregates[0].name}) AS ?{name})"
+                                          for func, name in OVER_GROUPS[plan.operator]) + " WHERE"
         inner = "\n".join("    " + line for line in query.splitlines())
         query = f"{outer} {{\n  {{\n{inner}\n  }}\n}}" + (f"\nGROUP BY {per.strip()}" if per else "")
         if outer_having and plan.having is not None:  # "solo le categorie con almeno 100 parole": groups per key

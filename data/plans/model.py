@@ -156,6 +156,7 @@ class Plan:
                 "average_groups": "average over groups by " + ", ".join(self.columns),
                 "max_groups": "maximum over groups by " + ", ".join(self.columns),
                 "min_groups": "minimum over groups by " + ", ".join(self.columns),
+                "average_max_groups": "average and maximum over groups by " + ", ".join(self.columns),
                 "share": "share in percent", "extreme": "list " + ", ".join(shown) + " at the extreme"}[self.operator]
         if self.per:
             head += " per " + ", ".join(self.per)

@@ -190,8 +190,10 @@ def verbalize(plan: Plan, lang: str = "en") -> str:
         top = plan.operator == "max_groups"
         text += (f", the {'highest' if top else 'lowest'} count per {shown}" if en
                  else f", il numero {'più alto' if top else 'più basso'} per {shown}")
-    elif plan.operator == "average_groups":
-        text += (f", the average per {shown} of the count" if en else f", la media per {shown} del numero")
+    elif plan.operator in ("average_groups", "average_max_groups"):
+        both = plan.operator == "average_max_groups"
+        text += (f", the average{' and the highest' if both else ''} per {shown} of the count" if en
+                 else f", la media{' e il massimo' if both else ''} per {shown} del numero")
         if plan.per:
             per = ", ".join(name(k) for k in plan.per)
             text += f", one average for each {per}" if en else f", una media per ogni {per}"
