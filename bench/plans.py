@@ -204,7 +204,8 @@ def main() -> None:
                 first = 0
                 if ranker is not None and found.candidates:
                     scores = ranker.scores([pair_features(question, signals, c.plan, rank=i, rows=c.rows,
-                                                          boolean=c.boolean) for i, c in enumerate(found.candidates)])
+                                                          boolean=c.boolean, version=ranker.features_version)
+                                            for i, c in enumerate(found.candidates)])
                     first = int(scores.argmax())
                 hit, ranked_right = None, False
                 for rank, candidate in enumerate(found.candidates):

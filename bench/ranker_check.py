@@ -32,7 +32,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "ranker-runs")
     args = parser.parse_args()
 
-    from nl2sparql.artifacts.code import code_fingerprint
+    from nl2sparql.artifacts.code import code_fingerprint, lists_fingerprint
     from nl2sparql.artifacts.store import resolve_version
     from nl2sparql.data.outside import read_outside
     from nl2sparql.errors import Nl2SparqlError
@@ -60,7 +60,7 @@ def main() -> None:
     with EmbeddedEndpoint(EndpointConfig()) as endpoint:
         kb = endpoint.fingerprint()
     code = code_fingerprint()
-    path = work_dir(resolve().home, kb, code) / f"outside-{args.half}-{args.lang}.jsonl"
+    path = work_dir(resolve().home, kb, lists_fingerprint()) / f"outside-{args.half}-{args.lang}.jsonl"
     for i, _ in enumerate(build_lists(questions, path), 1):
         if i % 25 == 0:
             print(f"{i} of {len(questions)} lists built", flush=True)
@@ -83,6 +83,9 @@ def main() -> None:
 
 
 def counts(made, lists, rankers: dict) -> dict:
+    from nl2sparql.modules.rank_features import FEATURES_VERSION
+    from nl2sparql.optimize.ranker.train import featurize
+
     """The oracle, the enumerator's own first candidate and each ranker's first, over these lists (counts)."""
     n = len(lists)
     out = {"questions": n, "oracle": sum(bool(x.labels.sum()) for x in lists),
@@ -90,9 +93,11 @@ def counts(made, lists, rankers: dict) -> dict:
            "versions": {}}
     for name, (ranker, accept) in rankers.items():
         top, accepted, accepted_right = 0, 0, 0
-        for x in lists:
+        for m, x in zip(made, lists):
             if not x.features:
                 continue
+            if ranker.features_version != FEATURES_VERSION:  # a ranker trained on other features reads its own
+                x = featurize(m, False, ranker.features_version)
             scores = ranker.scores(x.features)
             best = int(np.argmax(scores))
             right = bool(x.labels[best])

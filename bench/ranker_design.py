@@ -2,12 +2,14 @@
 lists of every round but one, and count the held-out round's design lists the ranker's first candidate gets right.
 
     python bench/ranker_design.py --hold R5 --learning-rates 0.05,0.02,0.01 --seeds 13,7,21 [--epochs 20]
+        [--lists ~/.nl2sparql/ranker/<kb>-<lists code>] [--features 1]
 
 Reads the lists `optimize run --optimizer ranker --outside bench/outside` built into the ranker's work folder for
-this KB and code (`optimize/ranker/job.py`; run it first). The held-out round's lists are seen as the program sees
-them, enumerated candidates only; dev top-1 is given beside. Each setting is trained once per seed: the spread
-between seeds is the noise a single run cannot tell from an effect. Never reads a check half. Prints one JSON line
-per run and writes them to bench/ranker-runs/design-<hold>-<code>.json.
+this KB and code (`optimize/ranker/job.py`; run it first), or the folder --lists names (lists an older enumerator
+built: the features are computed now, from each list's question, signals and executed plans). The held-out round's
+lists are seen as the program sees them, enumerated candidates only; dev top-1 is given beside. Each setting is
+trained once per seed: the spread between seeds is the noise a single run cannot tell from an effect. Never reads a
+check half. Prints one JSON line per run and writes them to bench/ranker-runs/design-<hold>-<code>-f<features>.json.
 """
 
 from __future__ import annotations
@@ -30,10 +32,13 @@ def main() -> None:
     parser.add_argument("--learning-rates", default="0.05,0.02,0.01")
     parser.add_argument("--seeds", default="13,7,21")
     parser.add_argument("--epochs", type=int, default=None, help="default: the ranker job's")
+    parser.add_argument("--lists", type=Path, default=None, help="a lists folder; default: this KB's and code's")
+    parser.add_argument("--features", type=int, default=None, help="the features' version (default: the current)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "ranker-runs")
     args = parser.parse_args()
 
-    from nl2sparql.artifacts.code import code_fingerprint
+    from nl2sparql.artifacts.code import code_fingerprint, lists_fingerprint
+    from nl2sparql.modules.rank_features import FEATURES_VERSION
     from nl2sparql.files import write_text_atomic
     from nl2sparql.kb.embedded import EmbeddedEndpoint
     from nl2sparql.kb.endpoint import EndpointConfig
@@ -45,7 +50,8 @@ def main() -> None:
     with EmbeddedEndpoint(EndpointConfig()) as endpoint:
         kb = endpoint.fingerprint()
     code = code_fingerprint()
-    work = work_dir(resolve().home, kb, code)
+    work = args.lists or work_dir(resolve().home, kb, lists_fingerprint())
+    version = args.features or FEATURES_VERSION
     if not (work / "outside.jsonl").exists():
         raise SystemExit(f"no lists in {work}: run `nl2sparql optimize run --optimizer ranker --outside bench/outside`")
     outside = read_lists(work / "outside.jsonl")
@@ -54,16 +60,17 @@ def main() -> None:
     fit = [m for m in outside if not m["key"].startswith(args.hold) and _round(m["key"]) <= _round(args.hold)]
     if not held:
         raise SystemExit(f"no design lists with ids starting {args.hold}")
-    lists = [v for m in read_lists(work / "train.jsonl") + fit for v in training_views(m)]
-    held_f = [featurize(m, False) for m in held]
-    dev_f = [featurize(dev_view(m), False) for m in read_lists(work / "dev.jsonl")]
+    lists = [v for m in read_lists(work / "train.jsonl") + fit for v in training_views(m, version=version)]
+    held_f = [featurize(m, False, version) for m in held]
+    dev_f = [featurize(dev_view(m), False, version) for m in read_lists(work / "dev.jsonl")]
     epochs = args.epochs or RankerJob.epochs
     runs = []
     for rate in [float(x) for x in args.learning_rates.split(",")]:
         for seed in [int(x) for x in args.seeds.split(",")]:
             began = time.perf_counter()
             ranker = train(lists, TrainConfig(epochs=epochs, learning_rate=rate, l2=RankerJob.l2, seed=seed))
-            run = {"learning_rate": rate, "seed": seed, "epochs": epochs, "trained_lists": len(lists),
+            run = {"features": version, "lists": work.name, "learning_rate": rate, "seed": seed, "epochs": epochs,
+                   "trained_lists": len(lists),
                    "held_lists": len(held_f), "held_oracle": sum(bool(x.labels.any()) for x in held_f),
                    "held_top1": round(top1(ranker, held_f) * len(held_f)), "dev_top1": round(top1(ranker, dev_f), 3),
                    "seconds": round(time.perf_counter() - began, 1)}
@@ -78,9 +85,9 @@ def main() -> None:
         print(f"learning rate {rate}: held-out top-1 {summary[str(rate)]['held_top1']} of {len(held_f)} "
               f"(oracle {runs[0]['held_oracle']}), dev top-1 {summary[str(rate)]['dev_top1']}")
     args.out.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(args.out / f"design-{args.hold}-{code}.json",
-                      json.dumps({"hold": args.hold, "code": code, "kb": kb, "runs": runs, "summary": summary},
-                                 indent=1) + "\n")
+    write_text_atomic(args.out / f"design-{args.hold}-{code}-f{version}.json",
+                      json.dumps({"hold": args.hold, "code": code, "lists": work.name, "features": version, "kb": kb,
+                                  "runs": runs, "summary": summary}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -76,7 +76,8 @@ def rank_candidates(question: str, ranker, runtime, settings, stop_at: float | N
                             config)
     if not found.candidates:
         return Ranking([], time.perf_counter() - started, found.sets_tried)
-    features = [pair_features(question, signals, c.plan, rank=i, rows=c.rows, boolean=c.boolean)
+    features = [pair_features(question, signals, c.plan, rank=i, rows=c.rows, boolean=c.boolean,
+                              version=ranker.features_version)
                 for i, c in enumerate(found.candidates)]
     scores = ranker.scores(features)
     probabilities = ranker.probabilities(scores)

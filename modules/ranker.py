@@ -17,7 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from nl2sparql.errors import ArtifactError
-from nl2sparql.modules.rank_features import DENSE, FEATURES_VERSION, HASH_BITS, PairFeatures
+from nl2sparql.modules.rank_features import DENSE, FEATURES_VERSION, HASH_BITS, KNOWN_VERSIONS, PairFeatures
 
 RANKER_FILE = "ranker.npz"
 
@@ -31,6 +31,7 @@ class Ranker:
     # taken over the candidates and this option, so a list of wrong candidates leaves its best one unsure. None: a
     # ranker trained without it (probabilities over the candidates alone).
     none: float | None = None
+    features_version: int = FEATURES_VERSION  # the features it was trained on: `pair_features(..., version=)`
 
     @classmethod
     def zeros(cls) -> Ranker:
@@ -50,7 +51,7 @@ class Ranker:
 
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
-        header = {"features_version": FEATURES_VERSION, "hash_bits": HASH_BITS, "dense": list(DENSE), **self.info}
+        header = {"features_version": self.features_version, "hash_bits": HASH_BITS, "dense": list(DENSE), **self.info}
         extra = {} if self.none is None else {"none": np.array([self.none], np.float32)}
         np.savez_compressed(buffer, sparse=self.sparse.astype(np.float32), dense=self.dense.astype(np.float32),
                             header=np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8), **extra)
@@ -65,12 +66,12 @@ class Ranker:
                 none = float(arrays["none"][0]) if "none" in arrays.files else None
         except (ValueError, KeyError, OSError) as error:
             raise ArtifactError(f"{name} cannot be read: {error}") from None
-        if header.get("features_version") != FEATURES_VERSION or header.get("dense") != list(DENSE) \
-                or sparse.shape != (1 << HASH_BITS,):
-            raise ArtifactError(f"{name} was trained on other features (version {header.get('features_version')}); "
+        version = header.get("features_version")
+        if version not in KNOWN_VERSIONS or header.get("dense") != list(DENSE) or sparse.shape != (1 << HASH_BITS,):
+            raise ArtifactError(f"{name} was trained on other features (version {version}); "
                                 "train it again with `nl2sparql optimize run --optimizer ranker`")
         info = {k: v for k, v in header.items() if k not in ("features_version", "hash_bits", "dense")}
-        return cls(sparse, dense, info, none)
+        return cls(sparse, dense, info, none, int(version))
 
 
 def softmax(scores: np.ndarray) -> np.ndarray:

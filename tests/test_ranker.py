@@ -187,8 +187,8 @@ def test_a_version_with_a_ranker_loads_it_and_refuses_a_tampered_one(kb_store, t
 def test_optimize_run_ranker_writes_a_version_that_ranks_and_resumes_from_its_lists(kb_store, tmp_path, monkeypatch):
     from click.testing import CliRunner
 
+    from nl2sparql.artifacts.code import lists_fingerprint
     from nl2sparql.cli import main
-    from nl2sparql.eval.journal import code_fingerprint
     from nl2sparql.paths import HOME_ENV
 
     monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
@@ -210,8 +210,9 @@ def test_optimize_run_ranker_writes_a_version_that_ranks_and_resumes_from_its_li
     assert again.exit_code == 0, again.output
     assert {name: (lists / f"{name}.jsonl").read_text() for name in ("train", "dev")} == made  # lists reused
     assert json.loads(again.output[again.output.index("{"):])["version"] != manifest["version"]
-    assert lists.name.endswith(code_fingerprint())  # lists are named by the code that enumerated them
-    monkeypatch.setattr("nl2sparql.artifacts.code.code_fingerprint", lambda: "another-enumerator")
+    assert lists.name.endswith(lists_fingerprint())  # lists are named by the code that enumerated them
+    assert manifest["ranker"]["training"]["features_version"] == 2
+    monkeypatch.setattr("nl2sparql.artifacts.code.lists_fingerprint", lambda: "another-enumerator")
     third = CliRunner().invoke(main, [*args, "--resume", "--dev-limit", "1"])
     assert third.exit_code == 0, third.output
     fresh = [p for p in (tmp_path / "home" / "ranker").iterdir() if p.name.endswith("-another-enumerator")]

@@ -59,9 +59,10 @@ class RankerJob:
 
 
 def work_dir(home: Path, kb_fingerprint: str, code: str) -> Path:
-    """Lists depend on the questions, the KB and the enumerator: the folder is named by the KB and the program's
-    code (`artifacts.code.code_fingerprint`, which covers the enumerator, its cues and the plans), so lists made by
-    another enumerator are never reused; within the folder a list is reused for the same question key (--resume)."""
+    """Lists depend on the questions, the KB and the enumerator: the folder is named by the KB and the code that
+    makes lists (`artifacts.code.lists_fingerprint`: the enumerator, its cues, the plans and the scoring, not the
+    ranker's features), so lists made by another enumerator are never reused, while a ranker with new features trains
+    on the lists already built; within the folder a list is reused for the same question key (--resume)."""
     return home / "ranker" / f"{kb_fingerprint}-{code}"
 
 
@@ -174,9 +175,9 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
         raise DatasetError(f"no records in split {job.train_split if not train_records else job.dev_split}")
     with EmbeddedEndpoint(EndpointConfig(store_path=store)) as endpoint:
         fingerprint = endpoint.fingerprint()
-    from nl2sparql.artifacts.code import code_fingerprint
+    from nl2sparql.artifacts.code import lists_fingerprint
 
-    work = work_dir(home, fingerprint, code_fingerprint())
+    work = work_dir(home, fingerprint, lists_fingerprint())
     sources = {"train": questions_of(train_records, "train"), "dev": questions_as_evaluated(dev_records, "dev")}
     if job.synth:
         from nl2sparql.data.synth.engine import read_synth
@@ -221,7 +222,8 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
         with EmbeddedEndpoint(EndpointConfig(store_path=store)) as endpoint:
             figures = dev_figures(ranker, list(dev_lists), list(dev_made), generator_accuracy, report, endpoint,
                                   job.plan_share)
-        ranker.info.update({"dev_top1": figures.ranker_top1, "trained_lists": ranker.info.get("lists")})
+        ranker.info.update({"dev_top1": figures.ranker_top1, "trained_lists": ranker.info.get("lists"),
+                            "features_version": ranker.features_version})
         for key, value in dataclasses.asdict(figures).items():
             if value is not None:
                 mlflow.log_metric(f"dev_{key}", float(value))

@@ -12,7 +12,7 @@ from typing import Callable
 import numpy as np
 
 from nl2sparql.data.plans.codec import plan_from_json
-from nl2sparql.modules.rank_features import DENSE, HASH_BITS, PairFeatures, pair_features
+from nl2sparql.modules.rank_features import DENSE, FEATURES_VERSION, HASH_BITS, PairFeatures, pair_features
 from nl2sparql.modules.ranker import Ranker
 from nl2sparql.retrieval.signals import signals_from_json
 
@@ -39,21 +39,22 @@ class FeaturedList:
         return not self.labels.any()
 
 
-def training_views(made: dict, negatives: bool = False) -> list[FeaturedList]:
+def training_views(made: dict, negatives: bool = False, version: int = FEATURES_VERSION) -> list[FeaturedList]:
     """What a list teaches: its candidates with the gold's answer among them; and, when only the gold plan added
     after the enumeration answers so, also the enumerated candidates alone, where "none of these" is right."""
     if made.get("positive") != "gold_plan":
-        return [featurize(made, negatives)]
+        return [featurize(made, negatives, version)]
     enumerated = {**made, "candidates": made["candidates"][:-1], "negatives": []}
-    return [featurize(made, negatives), featurize(enumerated)]
+    return [featurize(made, negatives, version), featurize(enumerated, version=version)]
 
 
-def featurize(made: dict, negatives: bool = True) -> FeaturedList:
-    """A list's features; with `negatives`, its one-block changes of the gold plan join the candidates."""
+def featurize(made: dict, negatives: bool = True, version: int = FEATURES_VERSION) -> FeaturedList:
+    """A list's features (`version`: the ranker's, `rank_features.KNOWN_VERSIONS`); with `negatives`, its one-block
+    changes of the gold plan join the candidates."""
     signals = signals_from_json(made["signals"])
     candidates = made["candidates"] + (made.get("negatives", []) if negatives else [])
     features = [pair_features(made["question"], signals, plan_from_json(c["plan"]), rank=c["rank"], rows=c["rows"],
-                              boolean=c["boolean"]) for c in candidates]
+                              boolean=c["boolean"], version=version) for c in candidates]
     return FeaturedList(made["key"], features, np.array([c["label"] for c in candidates], np.int64),
                         [c["rank"] for c in candidates])
 
@@ -125,4 +126,5 @@ def train(lists: list[FeaturedList], config: TrainConfig = TrainConfig(), checkp
     weights = sparse.weight.detach().numpy()[:, 0].astype(np.float32)
     info = {"lists": len(data), "epochs": config.epochs, "learning_rate": config.learning_rate, "l2": config.l2,
             "final_loss": round(total / max(1, len(data)), 4) if config.epochs > start else None}
-    return Ranker(weights, dense.weight.detach().numpy()[0].astype(np.float32), info, float(none.detach()[0]))
+    return Ranker(weights, dense.weight.detach().numpy()[0].astype(np.float32), info, float(none.detach()[0]),
+                  FEATURES_VERSION)
