@@ -83,21 +83,22 @@ def main() -> None:
 
 
 def counts(made, lists, rankers: dict) -> dict:
+    """The oracle, the enumerator's own first candidate and each ranker's first, over these lists (counts); a ranker
+    trained on other features reads the lists in its own features version."""
     from nl2sparql.modules.rank_features import FEATURES_VERSION
     from nl2sparql.optimize.ranker.train import featurize
 
-    """The oracle, the enumerator's own first candidate and each ranker's first, over these lists (counts)."""
     n = len(lists)
     out = {"questions": n, "oracle": sum(bool(x.labels.sum()) for x in lists),
            "enumerator_first": sum(bool(m["candidates"]) and bool(m["candidates"][0]["label"]) for m in made),
            "versions": {}}
     for name, (ranker, accept) in rankers.items():
         top, accepted, accepted_right = 0, 0, 0
-        for m, x in zip(made, lists):
+        mine = lists if ranker.features_version == FEATURES_VERSION else \
+            [featurize(m, False, ranker.features_version) for m in made]
+        for x in mine:
             if not x.features:
                 continue
-            if ranker.features_version != FEATURES_VERSION:  # a ranker trained on other features reads its own
-                x = featurize(m, False, ranker.features_version)
             scores = ranker.scores(x.features)
             best = int(np.argmax(scores))
             right = bool(x.labels[best])
