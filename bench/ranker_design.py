@@ -2,7 +2,7 @@
 lists of every round but one, and count the held-out round's design lists the ranker's first candidate gets right.
 
     python bench/ranker_design.py --hold R5 --learning-rates 0.05,0.02,0.01 --seeds 13,7,21 [--epochs 20]
-        [--lists ~/.nl2sparql/ranker/<kb>-<lists code>] [--features 1]
+        [--lists ~/.nl2sparql/ranker/<kb>-<lists code>] [--features 1] [--ensembles 13+7+21,1+2+3]
 
 Reads the lists `optimize run --optimizer ranker --outside bench/outside` built into the ranker's work folder for
 this KB and code (`optimize/ranker/job.py`; run it first), or the folder --lists names (lists an older enumerator
@@ -10,6 +10,10 @@ built: the features are computed now, from each list's question, signals and exe
 lists are seen as the program sees them, enumerated candidates only; dev top-1 is given beside. Each setting is
 trained once per seed: the spread between seeds is the noise a single run cannot tell from an effect. Never reads a
 check half. Prints one JSON line per run and writes them to bench/ranker-runs/design-<hold>-<code>-f<features>.json.
+
+With --ensembles, each group of seeds trains one ranker per seed (a run each, as with --seeds) and then scores their
+average (`train.average`, a run with `"ensemble"`), so the spread of single seeds and of ensembles is read in one go;
+the file is then design-<hold>-<code>-f<features>-ensembles.json.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=None, help="default: the ranker job's")
     parser.add_argument("--lists", type=Path, default=None, help="a lists folder; default: this KB's and code's")
     parser.add_argument("--features", type=int, default=None, help="the features' version (default: the current)")
+    parser.add_argument("--ensembles", default="",
+                        help="groups of seeds, '+' within a group, ',' between groups: 13+7+21,1+2+3")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "ranker-runs")
     args = parser.parse_args()
 
@@ -44,7 +50,7 @@ def main() -> None:
     from nl2sparql.kb.endpoint import EndpointConfig
     from nl2sparql.optimize.ranker.examples import read_lists
     from nl2sparql.optimize.ranker.job import RankerJob, dev_view, work_dir
-    from nl2sparql.optimize.ranker.train import TrainConfig, featurize, top1, train, training_views
+    from nl2sparql.optimize.ranker.train import TrainConfig, average, featurize, top1, train, training_views
     from nl2sparql.paths import resolve
 
     with EmbeddedEndpoint(EndpointConfig()) as endpoint:
@@ -65,27 +71,44 @@ def main() -> None:
     dev_f = [featurize(dev_view(m), False, version) for m in read_lists(work / "dev.jsonl")]
     epochs = args.epochs or RankerJob.epochs
     runs = []
+    groups = [[int(x) for x in g.split("+")] for g in args.ensembles.split(",") if g] or \
+        [[int(x)] for x in args.seeds.split(",")]
+
+    def record(ranker, rate, seed, began, members=None):
+        run = {"features": version, "lists": work.name, "learning_rate": rate, "seed": seed, "epochs": epochs,
+               "trained_lists": len(lists),
+               "held_lists": len(held_f), "held_oracle": sum(bool(x.labels.any()) for x in held_f),
+               "held_top1": round(top1(ranker, held_f) * len(held_f)), "dev_top1": round(top1(ranker, dev_f), 3),
+               "seconds": round(time.perf_counter() - began, 1)}
+        if members:
+            run["ensemble"] = members
+        print(json.dumps(run), flush=True)
+        runs.append(run)
+
     for rate in [float(x) for x in args.learning_rates.split(",")]:
-        for seed in [int(x) for x in args.seeds.split(",")]:
-            began = time.perf_counter()
-            ranker = train(lists, TrainConfig(epochs=epochs, learning_rate=rate, l2=RankerJob.l2, seed=seed))
-            run = {"features": version, "lists": work.name, "learning_rate": rate, "seed": seed, "epochs": epochs,
-                   "trained_lists": len(lists),
-                   "held_lists": len(held_f), "held_oracle": sum(bool(x.labels.any()) for x in held_f),
-                   "held_top1": round(top1(ranker, held_f) * len(held_f)), "dev_top1": round(top1(ranker, dev_f), 3),
-                   "seconds": round(time.perf_counter() - began, 1)}
-            print(json.dumps(run), flush=True)
-            runs.append(run)
+        for group in groups:
+            members, began_group = [], time.perf_counter()
+            for seed in group:
+                began = time.perf_counter()
+                members.append(train(lists, TrainConfig(epochs=epochs, learning_rate=rate, l2=RankerJob.l2,
+                                                        seed=seed)))
+                record(members[-1], rate, seed, began)
+            if len(group) > 1:
+                record(average(members), rate, group[0], began_group, group)
     summary = {}
     for rate in sorted({r["learning_rate"] for r in runs}, reverse=True):
-        mine = [r for r in runs if r["learning_rate"] == rate]
-        summary[str(rate)] = {"held_top1": [r["held_top1"] for r in mine],
-                              "held_top1_median": statistics.median(r["held_top1"] for r in mine),
-                              "dev_top1": [r["dev_top1"] for r in mine]}
-        print(f"learning rate {rate}: held-out top-1 {summary[str(rate)]['held_top1']} of {len(held_f)} "
-              f"(oracle {runs[0]['held_oracle']}), dev top-1 {summary[str(rate)]['dev_top1']}")
+        for kind, mine in (("single", [r for r in runs if r["learning_rate"] == rate and "ensemble" not in r]),
+                           ("ensemble", [r for r in runs if r["learning_rate"] == rate and "ensemble" in r])):
+            if not mine:
+                continue
+            key = str(rate) if kind == "single" else f"{rate}-ensemble"
+            summary[key] = {"held_top1": [r["held_top1"] for r in mine],
+                            "held_top1_median": statistics.median(r["held_top1"] for r in mine),
+                            "dev_top1": [r["dev_top1"] for r in mine]}
+            print(f"learning rate {rate}, {kind}: held-out top-1 {summary[key]['held_top1']} of {len(held_f)} "
+                  f"(oracle {runs[0]['held_oracle']}), dev top-1 {summary[key]['dev_top1']}")
     args.out.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(args.out / f"design-{args.hold}-{code}-f{version}.json",
+    write_text_atomic(args.out / f"design-{args.hold}-{code}-f{version}{'-ensembles' if args.ensembles else ''}.json",
                       json.dumps({"hold": args.hold, "code": code, "lists": work.name, "features": version, "kb": kb,
                                   "runs": runs, "summary": summary}, indent=1) + "\n")
 

@@ -89,6 +89,26 @@ def test_none_of_these_leaves_a_list_of_wrong_candidates_unsure(trained_lists):
             assert ranker.probabilities(ranker.scores(x.features)).max() < 0.5  # the generator would answer
 
 
+def test_an_ensemble_scores_the_mean_of_its_members_and_checkpoints_each(trained_lists, tmp_path):
+    import numpy as np
+
+    from nl2sparql.optimize.ranker.train import TrainConfig, train, train_ensemble
+
+    config = TrainConfig(epochs=3, learning_rate=0.1, seed=13)
+    members = [train(trained_lists, dataclasses.replace(config, seed=s)) for s in (13, 7)]
+    assert not np.array_equal(members[0].sparse, members[1].sparse)  # the seeds' shuffles differ
+    checkpoint = tmp_path / "checkpoint-13.pt"
+    ensemble = train_ensemble(trained_lists, config, (7,), checkpoint)
+    assert checkpoint.is_file() and (tmp_path / "checkpoint-13-s7.pt").is_file()
+    assert ensemble.info["members"] == 2 and ensemble.info["seeds"] == [13, 7]
+    for x in trained_lists:
+        mean = (members[0].scores(x.features) + members[1].scores(x.features)) / 2
+        assert np.allclose(ensemble.scores(x.features), mean, atol=1e-5)
+    assert ensemble.none == pytest.approx((members[0].none + members[1].none) / 2, abs=1e-6)
+    assert Ranker.from_bytes(ensemble.to_bytes()).info["seeds"] == [13, 7]  # the version's file says so
+    assert train_ensemble(trained_lists, config).info.get("members") is None  # no seeds: one ranker, as before
+
+
 def test_signals_and_plans_survive_json(lexicons):
     from nl2sparql.data.plans.codec import plan_from_json, plan_to_json
 
@@ -213,10 +233,15 @@ def test_optimize_run_ranker_writes_a_version_that_ranks_and_resumes_from_its_li
     assert lists.name.endswith(lists_fingerprint())  # lists are named by the code that enumerated them
     assert manifest["ranker"]["training"]["features_version"] == 2
     monkeypatch.setattr("nl2sparql.artifacts.code.lists_fingerprint", lambda: "another-enumerator")
-    third = CliRunner().invoke(main, [*args, "--resume", "--dev-limit", "1"])
+    third = CliRunner().invoke(main, [*args, "--resume", "--dev-limit", "1", "--ensemble", "7"])
     assert third.exit_code == 0, third.output
     fresh = [p for p in (tmp_path / "home" / "ranker").iterdir() if p.name.endswith("-another-enumerator")]
     assert len(fresh) == 1 and len((fresh[0] / "train.jsonl").read_text().splitlines()) == 6  # built anew
+    ensembled = json.loads(third.output[third.output.index("{"):])["ranker"]["training"]
+    assert ensembled["ensemble"] == [7] and ensembled["seeds"] == [13, 7] and ensembled["members"] == 2
+    assert (fresh[0] / "checkpoint-13-s7.pt").is_file()
+    bad = CliRunner().invoke(main, [*args, "--ensemble", "7,x"])
+    assert bad.exit_code == 2 and "comma-separated" in bad.output
 
 
 def test_thresholds_replay_the_choice_and_prefer_the_faster_of_equals():

@@ -22,7 +22,7 @@ import numpy as np
 
 from nl2sparql.modules.ranker import RANKER_FILE, Ranker
 from nl2sparql.optimize.ranker.thresholds import GRID, choose, dev_questions
-from nl2sparql.optimize.ranker.train import FeaturedList, TrainConfig, featurize, top1, train, training_views
+from nl2sparql.optimize.ranker.train import FeaturedList, TrainConfig, featurize, top1, train_ensemble, training_views
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,9 @@ class RankerJob:
     learning_rate: float = 0.01
     l2: float = 1e-3
     seed: int = 13
+    # More seeds, each training a ranker of its own; the version's ranker is their average with `seed`'s
+    # (`train.train_ensemble`). Empty: one ranker.
+    ensemble: tuple[int, ...] = ()
     dev_report: str | None = None  # the parent's `eval run` report on dev: thresholds replayed on its answers
     # Train with the gold plan's one-block changes as more negatives (`negatives.py`). Off: on dev they lowered the
     # ranker's top-1 (0.71 → 0.55 Italian, 0.68 → 0.54 English; label-0 changes only, or at the enumerator's ranks,
@@ -212,12 +215,13 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
     dev_made, dev_lists = zip(*[(m, f) for m, f in zip(dev_made, dev_lists) if m["key"] in dev_keys]) or ((), ())
     checkpoint = work / f"checkpoint-{job.seed}.pt"
     if not resume:
-        checkpoint.unlink(missing_ok=True)
+        for old in [checkpoint, *(checkpoint.with_name(f"{checkpoint.stem}-s{s}.pt") for s in job.ensemble)]:
+            old.unlink(missing_ok=True)
     config = TrainConfig(epochs=job.epochs, learning_rate=job.learning_rate, l2=job.l2, seed=job.seed)
     report = _read_report(Path(job.dev_report), job.dev_split) if job.dev_report else None
     with tracking.run("ranker", tracking_uri, dataclasses.asdict(job)) as (mlflow, active):
-        ranker = train(train_lists, config, checkpoint,
-                       on_epoch=lambda epoch, loss: mlflow.log_metric("train_loss", loss, step=epoch))
+        ranker = train_ensemble(train_lists, config, job.ensemble, checkpoint,
+                                on_epoch=lambda epoch, loss: mlflow.log_metric("train_loss", loss, step=epoch))
         generator_accuracy = float((parent.manifest.get("dev_scores") or {}).get("execution_accuracy", 0.6))
         with EmbeddedEndpoint(EndpointConfig(store_path=store)) as endpoint:
             figures = dev_figures(ranker, list(dev_lists), list(dev_made), generator_accuracy, report, endpoint,

@@ -1,11 +1,13 @@
 """Train the ranker on CPU: a softmax over each list's candidates, the positives' share of it pushed up (Pangu's
 objective: the gold program against the enumerator's wrong ones), with torch; checkpointed every epoch so a stopped
-training goes on from the last one."""
+training goes on from the last one. An ensemble trains one ranker per seed and averages their weights: the model is
+linear, so the average's score is the mean of the members' scores, and what one seed's shuffles happen to favour
+weighs less."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -128,3 +130,33 @@ def train(lists: list[FeaturedList], config: TrainConfig = TrainConfig(), checkp
             "final_loss": round(total / max(1, len(data)), 4) if config.epochs > start else None}
     return Ranker(weights, dense.weight.detach().numpy()[0].astype(np.float32), info, float(none.detach()[0]),
                   FEATURES_VERSION)
+
+
+def average(rankers: list[Ranker]) -> Ranker:
+    """One ranker whose scores are the mean of `rankers`' scores (linear models: the mean of their weights)."""
+    if not rankers:
+        raise ValueError("an ensemble needs at least one ranker")
+    nones = [r.none for r in rankers]
+    none = None if any(n is None for n in nones) else float(np.mean(nones))
+    info = {**rankers[0].info, "members": len(rankers)}
+    losses = [r.info.get("final_loss") for r in rankers]
+    if all(loss is not None for loss in losses):
+        info["final_loss"] = round(float(np.mean(losses)), 4)
+    return Ranker(np.mean([r.sparse for r in rankers], axis=0).astype(np.float32),
+                  np.mean([r.dense for r in rankers], axis=0).astype(np.float32), info, none,
+                  rankers[0].features_version)
+
+
+def train_ensemble(lists: list[FeaturedList], config: TrainConfig, seeds: tuple[int, ...] = (),
+                   checkpoint: Path | None = None, on_epoch: Callable[[int, float], None] | None = None) -> Ranker:
+    """`config.seed`'s ranker, and one per seed in `seeds`, averaged (`average`); each member checkpoints to its own
+    file beside `checkpoint` (`checkpoint-13.pt`, `checkpoint-13-s7.pt`, ...), so a stopped ensemble resumes too."""
+    members = []
+    for i, seed in enumerate((config.seed, *[s for s in seeds if s != config.seed])):
+        own = checkpoint if checkpoint is None or i == 0 else checkpoint.with_name(f"{checkpoint.stem}-s{seed}.pt")
+        members.append(train(lists, replace(config, seed=seed), own, on_epoch if i == 0 else None))
+    if len(members) == 1:
+        return members[0]
+    ranker = average(members)
+    ranker.info["seeds"] = [config.seed, *[s for s in seeds if s != config.seed]]
+    return ranker

@@ -71,6 +71,9 @@ def optimize() -> None:
 @click.option("--outside", "outside", type=click.Path(path_type=Path, exists=True), multiple=True,
               help="ranker: also train on the design half of pairs written outside the project (bench/outside: "
                    "files or folders; repeat the option); their check half is never trained on.")
+@click.option("--ensemble", default="", metavar="SEEDS",
+              help="ranker: more seeds, comma-separated (e.g. 7,21); one ranker is trained per seed, --seed's too, "
+                   "and the version's ranker is their average (minutes more per seed).")
 @click.option("--plan-share", type=click.FloatRange(0, 1), default=0.5, show_default=True,
               help="ranker: the least share of dev questions the chosen thresholds answer from ranked plans alone, "
                    "without an LM call (above one half, the median question needs no generation); 0: the most "
@@ -82,7 +85,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
                  val_limit: int, parent: str, resume: bool, tracking_uri: str | None, rank: int, learning_rate: float,
                  epochs: int, device: str, synth: Path | None, synth_ratio: float, synth_wordings: str,
                  compact_prompt: bool, followup_mode: str, dev_report: Path | None, negatives: bool,
-                 paraphrases: bool, outside: tuple[Path, ...], plan_share: float, store_path: Path | None,
+                 paraphrases: bool, outside: tuple[Path, ...], ensemble: str, plan_share: float, store_path: Path | None,
                  as_json: bool) -> None:
     """Compile, score parent and compiled program on dev side by side, and write a new version.
 
@@ -97,7 +100,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
     optimizer = optimizer or (interrupted_job() if resume else "bootstrap")
     if optimizer == "ranker":
         _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
-                store_path, tracking_uri, as_json, dev_report, negatives, paraphrases, outside, plan_share=plan_share)
+                store_path, tracking_uri, as_json, dev_report, negatives, paraphrases, outside, plan_share=plan_share, ensemble=_seeds(ensemble))
         return
     learning_rate = 3e-4 if learning_rate is None else learning_rate
     epochs = 1 if epochs is None else epochs
@@ -123,7 +126,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
 
 def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
             store_path, tracking_uri, as_json, dev_report=None, negatives=False, paraphrases=False,
-            outside: tuple[Path, ...] = (), *, plan_share: float) -> None:
+            outside: tuple[Path, ...] = (), *, plan_share: float, ensemble: tuple[int, ...] = ()) -> None:
     from rich.progress import Progress
     from rich.table import Table
 
@@ -135,7 +138,8 @@ def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epoch
                     dev_limit=dev_limit, epochs=RankerJob.epochs if epochs is None else epochs,
                     learning_rate=RankerJob.learning_rate if learning_rate is None else learning_rate, seed=seed,
                     dev_report=str(dev_report) if dev_report else None, negatives=negatives,
-                    paraphrases=paraphrases, outside=tuple(str(p) for p in outside), plan_share=plan_share)
+                    paraphrases=paraphrases, outside=tuple(str(p) for p in outside), plan_share=plan_share,
+                    ensemble=ensemble)
     paths = resolve()
     with Progress(console=make_console(stderr=True), transient=True) as progress:
         version, figures = run_ranker_job(job, home=paths.home, root=paths.artifacts, store=store_path,
@@ -154,6 +158,14 @@ def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epoch
         if value is not None:
             table.add_row(label, f"{value:.3f}")
     make_console().print(table)
+
+
+def _seeds(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a comma-separated list of integers", param_hint="--ensemble") \
+            from None
 
 
 def _finetune(lm, teacher_lm, train_split, dev_split, seed, train_limit, dev_limit, resume, tracking_uri, rank,
