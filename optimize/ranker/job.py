@@ -22,7 +22,8 @@ import numpy as np
 
 from nl2sparql.modules.ranker import RANKER_FILE, Ranker
 from nl2sparql.optimize.ranker.thresholds import GRID, choose, dev_questions
-from nl2sparql.optimize.ranker.train import FeaturedList, TrainConfig, featurize, top1, train_ensemble, training_views
+from nl2sparql.optimize.ranker.train import (FeaturedList, TrainConfig, featurize, member_checkpoints, member_seeds,
+                                             top1, train_ensemble, training_views)
 
 
 @dataclass(frozen=True)
@@ -214,10 +215,10 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
     dev_made, dev_lists = load_featured(work / "dev.jsonl", dev_view)
     dev_made, dev_lists = zip(*[(m, f) for m, f in zip(dev_made, dev_lists) if m["key"] in dev_keys]) or ((), ())
     checkpoint = work / f"checkpoint-{job.seed}.pt"
-    if not resume:
-        for old in [checkpoint, *(checkpoint.with_name(f"{checkpoint.stem}-s{s}.pt") for s in job.ensemble)]:
-            old.unlink(missing_ok=True)
     config = TrainConfig(epochs=job.epochs, learning_rate=job.learning_rate, l2=job.l2, seed=job.seed)
+    if not resume:
+        for old in member_checkpoints(checkpoint, member_seeds(config, job.ensemble)):
+            old.unlink(missing_ok=True)
     report = _read_report(Path(job.dev_report), job.dev_split) if job.dev_report else None
     with tracking.run("ranker", tracking_uri, dataclasses.asdict(job)) as (mlflow, active):
         ranker = train_ensemble(train_lists, config, job.ensemble, checkpoint,

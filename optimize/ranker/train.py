@@ -147,16 +147,27 @@ def average(rankers: list[Ranker]) -> Ranker:
                   rankers[0].features_version)
 
 
+def member_seeds(config: TrainConfig, seeds: tuple[int, ...] = ()) -> list[int]:
+    """An ensemble's seeds: `config.seed` first, then `seeds` without it."""
+    return [config.seed, *[s for s in seeds if s != config.seed]]
+
+
+def member_checkpoints(checkpoint: Path, seeds: list[int]) -> list[Path]:
+    """Each member's checkpoint: the first member's is `checkpoint` itself (a single ranker's, as before), the others'
+    beside it (`checkpoint-13.pt`, `checkpoint-13-s7.pt`, ...)."""
+    return [checkpoint, *(checkpoint.with_name(f"{checkpoint.stem}-s{seed}.pt") for seed in seeds[1:])]
+
+
 def train_ensemble(lists: list[FeaturedList], config: TrainConfig, seeds: tuple[int, ...] = (),
                    checkpoint: Path | None = None, on_epoch: Callable[[int, float], None] | None = None) -> Ranker:
     """`config.seed`'s ranker, and one per seed in `seeds`, averaged (`average`); each member checkpoints to its own
-    file beside `checkpoint` (`checkpoint-13.pt`, `checkpoint-13-s7.pt`, ...), so a stopped ensemble resumes too."""
-    members = []
-    for i, seed in enumerate((config.seed, *[s for s in seeds if s != config.seed])):
-        own = checkpoint if checkpoint is None or i == 0 else checkpoint.with_name(f"{checkpoint.stem}-s{seed}.pt")
-        members.append(train(lists, replace(config, seed=seed), own, on_epoch if i == 0 else None))
+    file (`member_checkpoints`), so a stopped ensemble resumes too."""
+    order = member_seeds(config, seeds)
+    checkpoints = member_checkpoints(checkpoint, order) if checkpoint is not None else [None] * len(order)
+    members = [train(lists, replace(config, seed=seed), own, on_epoch if i == 0 else None)
+               for i, (seed, own) in enumerate(zip(order, checkpoints))]
     if len(members) == 1:
         return members[0]
     ranker = average(members)
-    ranker.info["seeds"] = [config.seed, *[s for s in seeds if s != config.seed]]
+    ranker.info["seeds"] = order
     return ranker

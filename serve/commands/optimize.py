@@ -85,8 +85,8 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
                  val_limit: int, parent: str, resume: bool, tracking_uri: str | None, rank: int, learning_rate: float,
                  epochs: int, device: str, synth: Path | None, synth_ratio: float, synth_wordings: str,
                  compact_prompt: bool, followup_mode: str, dev_report: Path | None, negatives: bool,
-                 paraphrases: bool, outside: tuple[Path, ...], ensemble: str, plan_share: float, store_path: Path | None,
-                 as_json: bool) -> None:
+                 paraphrases: bool, outside: tuple[Path, ...], ensemble: str, plan_share: float,
+                 store_path: Path | None, as_json: bool) -> None:
     """Compile, score parent and compiled program on dev side by side, and write a new version.
 
     \b
@@ -100,7 +100,8 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
     optimizer = optimizer or (interrupted_job() if resume else "bootstrap")
     if optimizer == "ranker":
         _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
-                store_path, tracking_uri, as_json, dev_report, negatives, paraphrases, outside, plan_share=plan_share, ensemble=_seeds(ensemble))
+                store_path, tracking_uri, as_json, dev_report, negatives, paraphrases, outside,
+                plan_share=plan_share, ensemble=_seeds(ensemble))
         return
     learning_rate = 3e-4 if learning_rate is None else learning_rate
     epochs = 1 if epochs is None else epochs
