@@ -13,6 +13,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
+# Kept at the end of a question's time (at most 5% of it) for what follows the last LM call or query.
+FINISH_RESERVE_S = 1.5
+
 _CURRENT: ContextVar[LMCall | None] = ContextVar("nl2sparql_lm_call", default=None)
 
 
@@ -46,7 +49,12 @@ class Clock:
 
     @property
     def stop_at(self) -> float | None:
-        return self.started + self.deadline_s if self.deadline_s else None
+        """When LM calls and queries stop: the deadline less a short reserve in which the answer is read out
+        (labels, the reading) and a prompt still being read is given up (`modules/llama_abort.py`), so the whole
+        question ends by the deadline."""
+        if not self.deadline_s:
+            return None
+        return self.started + self.deadline_s - min(FINISH_RESERVE_S, self.deadline_s * 0.05)
 
     def passed(self) -> bool:
         """Whether the deadline has passed (then the caller skips what is left and says so)."""

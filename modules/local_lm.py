@@ -20,6 +20,7 @@ from typing import Any
 from nl2sparql.files import atomic_open, write_text_atomic
 from nl2sparql.errors import LMConfigError
 from nl2sparql.modules.llama_state import counted_cache, use_lean_state
+from nl2sparql.modules.llama_abort import empty_completion
 from nl2sparql.modules.prefill import complete_field, single_text_field
 
 
@@ -111,6 +112,7 @@ class Timings:
     grammar_refused: int = 0  # choices the grammar turned down
     grammar_seconds: float = 0.0  # time spent finding an allowed token after a refusal
     cut: int = 0  # completions ended by the question's deadline
+    aborted: int = 0  # of which ended while llama.cpp still read the prompt (modules/llama_abort.py)
 
     def add(self, perf: tuple[int, float, int, float], seconds: float) -> None:
         self.calls += 1
@@ -199,6 +201,7 @@ class LlamaCppEngine:
         self.settings = settings or LlamaSettings()
         self.model_path = model_path
         self._llama: Any = None
+        self._abort: Any = None
         self._grammar: Any = None
         self._lock = threading.Lock()
         self.load_seconds = 0.0
@@ -264,6 +267,9 @@ class LlamaCppEngine:
         # Keeps the KV state of recent prompts: analyze, generate and repair prompts share long prefixes.
         llama.set_cache(counted_cache(LlamaRAMCache)(capacity_bytes=self.settings.prompt_cache_bytes))
         use_lean_state(llama)  # without copying the unused logits buffer (modules/llama_state.py)
+        from nl2sparql.modules.llama_abort import PromptAbort
+
+        self._abort = PromptAbort(llama)  # a prompt still being read at the deadline is given up
         self._llama = llama
         self.load_seconds = time.perf_counter() - started
         return llama
@@ -294,19 +300,26 @@ class LlamaCppEngine:
             # (llama.cpp's own grammar sampler, with prompt lookup, could refuse the end-of-text token: no cut then)
             stop = StopAt(llama, stop_at) if stop_at is not None and not constrained else None
             field = single_text_field(messages) if self.settings.prefill and greedy is None and not constrained else None
+            aborted = False
             try:
-                out = complete_field(llama, messages, field, max_tokens=max_tokens, temperature=temperature,
-                                     seed=self.settings.seed, logits_processor=_processors(stop) if stop else None) \
-                    if field else llama.create_chat_completion(
-                    messages=messages, max_tokens=max_tokens, temperature=temperature,
-                    stop=list(config.stop) or None, seed=self.settings.seed,
-                    grammar=self._full_grammar() if constrained and greedy is None else None,
-                    logits_processor=_processors(greedy, stop) if greedy or stop else None)
+                with self._abort.until(stop_at):
+                    out = complete_field(llama, messages, field, max_tokens=max_tokens, temperature=temperature,
+                                         seed=self.settings.seed,
+                                         logits_processor=_processors(stop) if stop else None) \
+                        if field else llama.create_chat_completion(
+                        messages=messages, max_tokens=max_tokens, temperature=temperature,
+                        stop=list(config.stop) or None, seed=self.settings.seed,
+                        grammar=self._full_grammar() if constrained and greedy is None else None,
+                        logits_processor=_processors(greedy, stop) if greedy or stop else None)
+            except RuntimeError:
+                if not self._abort.raised:
+                    raise
+                out, aborted = empty_completion(), True  # the deadline passed while the prompt was read
             finally:
                 if greedy is not None:
                     greedy.close()
             self.timings.add(_read_perf(llama), time.perf_counter() - started)
-            self._count(greedy or stop, call)
+            self._count(greedy or stop, call, aborted)
             self.calls += 1
         choice = out["choices"][0]
         usage = out.get("usage", {})
@@ -316,15 +329,16 @@ class LlamaCppEngine:
                         usage=Usage(input_tokens=usage.get("prompt_tokens"),
                                     output_tokens=usage.get("completion_tokens")))
 
-    def _count(self, processor, call) -> None:
-        """Add what the grammar refused, and whether the deadline cut the completion, to the totals and to
-        the program's current LM call."""
+    def _count(self, processor, call, aborted: bool = False) -> None:
+        """Add what the grammar refused, and whether the deadline cut the completion (while it wrote, or before,
+        while its prompt was read), to the totals and to the program's current LM call."""
         refused = getattr(processor, "refused", 0)
         seconds = getattr(processor, "fallback_seconds", 0.0)
-        cut = bool(getattr(processor, "cut", False))
+        cut = aborted or bool(getattr(processor, "cut", False))
         self.timings.grammar_refused += refused
         self.timings.grammar_seconds += seconds
         self.timings.cut += cut
+        self.timings.aborted += aborted
         if call is not None:
             call.grammar_refused += refused
             call.grammar_seconds += seconds

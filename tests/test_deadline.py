@@ -79,6 +79,11 @@ def test_a_question_answered_in_time_did_not_stop_early_and_no_deadline_means_no
     assert Clock(None).stop_at is None and Clock(0).stop_at is None and not Clock(0).passed()
 
 
+def test_lm_calls_and_queries_stop_a_little_before_the_deadline_so_the_answer_is_out_by_it():
+    assert Clock(60.0, started=100.0).stop_at == 100.0 + 60.0 - 1.5  # 1.5 s to read the answer out
+    assert Clock(0.5, started=0.0).stop_at == 0.5 - 0.025  # a short deadline keeps 5% of itself
+
+
 def test_each_attempt_says_how_long_its_lm_call_and_its_execution_took():
     prog = program([BROKEN, GOOD], endpoint=SlowEndpoint(0.1))
     prog.write.generate = SlowStep(prog.generate, 0.2)

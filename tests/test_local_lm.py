@@ -126,3 +126,32 @@ def test_one_field_replies_are_prefilled_on_the_prompt_the_chat_path_sends(tmp_p
         assert llama.cache.cache_state and all(state.scores.shape[0] == 1 for state in llama.cache.cache_state.values())
     finally:
         engine.close()
+
+
+def test_a_prompt_still_being_read_past_the_deadline_is_given_up_and_the_model_answers_as_before(tmp_path,
+                                                                                                  monkeypatch):
+    """llama.cpp reads a whole prompt before the logits processor can cut the completion: a long prompt begun at
+    the deadline is aborted a grace after it (modules/llama_abort.py), the call answers no text and says it was cut,
+    and the same engine then answers a short request exactly as before."""
+    from nl2sparql.modules.clock import Clock
+
+    monkeypatch.setenv(MODELS_ENV, str(os.environ.get(MODELS_ENV, tmp_path)))
+    lm = resolve_lm("local/qwen-0.5b", cache=False)
+    short = [{"role": "user", "content": "Write one Italian noun."}]
+    words = " ".join(f"parola{i} casa{i % 97} gatto{i % 89}" for i in range(1500))  # (the prompt: some 6,500 tokens)
+    long = [{"role": "system", "content": "Count the words."}, {"role": "user", "content": words[:14_000]}]
+    try:
+        lm(messages=short, max_tokens=8, temperature=0.0)
+        # (asked again, the request is answered from its cached state: the reply every later asking gives)
+        before = lm(messages=short, max_tokens=8, temperature=0.0)
+        clock = Clock(deadline_s=0.01)
+        with clock.lm_call("generate") as call:
+            cut = lm(messages=long, max_tokens=8, temperature=0.0)
+        assert lm.engine.timings.aborted == 1 and lm.engine._abort.available
+        assert cut == [""] and call.cut and clock.stopped_early
+        assert lm(messages=short, max_tokens=8, temperature=0.0) == before
+        with Clock(deadline_s=None).lm_call("generate"):  # no deadline: no timer, nothing given up
+            assert lm(messages=short, max_tokens=8, temperature=0.0) == before
+        assert lm.engine.timings.aborted == 1 and lm.engine.timings.calls == 5
+    finally:
+        lm.engine.close()
