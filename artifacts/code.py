@@ -13,25 +13,25 @@ _BEHAVIOUR = ("kb/**/*.py", "retrieval/*.py", "signatures/*.py", "modules/*.py",
               "data/*.json", "data/dataset/*.jsonl", "artifacts/store/**/*.json", "eval/scoring/*.py")
 
 
-# What reads the ranker's lists without making them: a change here leaves every list as it was.
-_RANKER_ONLY = ("modules/rank_features.py", "modules/ranker.py", "modules/plan_choice.py")
+# What makes the ranker's training lists: the knowledge base, the enumerator and its cues, the plans, the scoring and
+# the list builder itself. None of it imports `modules/` (the LM engines, the ranker's features, the choice): a
+# change there leaves every list as it was, so new features and a new engine train on the lists already built.
+_LISTS = ("kb/**/*.py", "retrieval/*.py", "data/constraints/*", "data/plans/*", "data/*.json", "data/dataset/*.jsonl",
+          "eval/scoring/*.py", "optimize/ranker/examples.py", "optimize/ranker/negatives.py")
 
 
 def code_fingerprint(root: Path | None = None) -> str:
     """A hash of the source and data files that decide the program's answers and their scores."""
-    return _fingerprint(root or Path(__file__).resolve().parent.parent, ())
+    return _fingerprint(root or Path(__file__).resolve().parent.parent)
 
 
 def lists_fingerprint(root: Path | None = None) -> str:
-    """The code that makes the ranker's training lists (the enumerator, the signals, the plans, the scoring): the
-    program's code less the ranker's own features and choice, so new features train on the lists already built."""
-    return _fingerprint(root or Path(__file__).resolve().parent.parent, _RANKER_ONLY)
+    """A hash of the code that makes the ranker's training lists (`_LISTS`)."""
+    return _fingerprint(root or Path(__file__).resolve().parent.parent, _LISTS)
 
 
-def _fingerprint(root: Path, leave_out: tuple[str, ...]) -> str:
+def _fingerprint(root: Path, patterns: tuple[str, ...] = _BEHAVIOUR) -> str:
     digest = hashlib.sha256()
-    for path in sorted({p for pattern in _BEHAVIOUR for p in root.glob(pattern) if p.is_file()}):
-        if path.relative_to(root).as_posix() in leave_out:
-            continue
+    for path in sorted({p for pattern in patterns for p in root.glob(pattern) if p.is_file()}):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:12]

@@ -92,5 +92,11 @@ def test_the_lists_are_keyed_by_the_code_that_makes_them(tmp_path):
     code, lists = code_fingerprint(tmp_path), lists_fingerprint(tmp_path)
     (tmp_path / "modules" / "rank_features.py").write_text("V = 2\n")  # new features: the same lists
     assert lists_fingerprint(tmp_path) == lists and code_fingerprint(tmp_path) != code
+    (tmp_path / "modules" / "local_lm.py").write_text("L = 2\n")  # another LM engine: the same lists
+    assert lists_fingerprint(tmp_path) == lists and code_fingerprint(tmp_path) != code
     (tmp_path / "retrieval" / "enumerate.py").write_text("E = 2\n")  # another enumerator: other lists
+    assert lists_fingerprint(tmp_path) != lists
+    lists = lists_fingerprint(tmp_path)
+    (tmp_path / "optimize" / "ranker").mkdir(parents=True)
+    (tmp_path / "optimize" / "ranker" / "examples.py").write_text("B = 2\n")  # another list builder: other lists
     assert lists_fingerprint(tmp_path) != lists
