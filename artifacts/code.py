@@ -13,11 +13,13 @@ _BEHAVIOUR = ("kb/**/*.py", "retrieval/*.py", "signatures/*.py", "modules/*.py",
               "data/*.json", "data/dataset/*.jsonl", "artifacts/store/**/*.json", "eval/scoring/*.py")
 
 
-# What makes the ranker's training lists: the knowledge base, the enumerator and its cues, the plans, the scoring and
-# the list builder itself. None of it imports `modules/` (the LM engines, the ranker's features, the choice): a
-# change there leaves every list as it was, so new features and a new engine train on the lists already built.
-_LISTS = ("kb/**/*.py", "retrieval/*.py", "data/constraints/*", "data/plans/*", "data/*.json", "data/dataset/*.jsonl",
-          "eval/scoring/*.py", "optimize/ranker/examples.py", "optimize/ranker/negatives.py")
+# What makes the ranker's training lists: the program's behaviour less its LM side and versions (none of the list
+# code imports `modules/` or `signatures/`: the LM engines, the ranker's features, the choice), plus the list builder
+# itself. A change on the LM side leaves every list as it was, so new features and a new engine train on the lists
+# already built.
+_PROGRAM_ONLY = ("signatures/*.py", "modules/*.py", "artifacts/store/**/*.json")
+_LISTS = (*(p for p in _BEHAVIOUR if p not in _PROGRAM_ONLY), "optimize/ranker/examples.py",
+          "optimize/ranker/negatives.py")
 
 
 def code_fingerprint(root: Path | None = None) -> str:
