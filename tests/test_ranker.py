@@ -317,3 +317,58 @@ def test_outside_pairs_split_in_two_stable_halves_and_only_the_design_half_train
     missing = CliRunner().invoke(main, ["optimize", "run", "--optimizer", "ranker", "--outside",
                                         str(tmp_path / "nowhere.jsonl")])
     assert missing.exit_code != 0 and "nowhere.jsonl" in missing.output
+
+
+
+def test_thresholds_chosen_with_the_check_half_ask_the_generator_where_others_wordings_need_it():
+    import numpy as np
+
+    from nl2sparql.optimize.ranker.thresholds import DevQuestion, choose
+
+    # Dev: the sure candidate is right, the generator wrong. The check half: as sure, wrong, and the generator's
+    # answer is another candidate's (it agrees with the right one).
+    dev = [DevQuestion(np.array([0.95, 0.01]), np.array([1, 0]), generator_right=False, agreeing=None)] * 8
+    check = [DevQuestion(np.array([0.95, 0.01]), np.array([0, 1]), generator_right=True, agreeing=1)] * 6
+    accept, _, right, skipped = choose(dev)
+    assert accept <= 0.95 and right == 1.0 and skipped == 1.0  # on dev alone the sure candidate answers alone
+    accept, _, right, skipped = choose([*dev, *check])
+    assert accept == 1.01 and right == 1.0 and skipped == 0.0  # with the check half the generator is always asked
+
+
+def test_optimize_run_ranker_chooses_thresholds_on_a_report_of_the_outside_check_half(kb_store, tmp_path,
+                                                                                      monkeypatch):
+    from click.testing import CliRunner
+
+    from nl2sparql.cli import main
+    from nl2sparql.data.outside import outside_half
+    from nl2sparql.paths import HOME_ENV
+
+    root = Path(__file__).resolve().parent.parent
+    lines = [line for line in (root / "bench" / "outside" / "round4" / "absence.jsonl").read_text().splitlines()]
+    records = [json.loads(line) for line in lines]
+    check = [r for r in records if outside_half(r["id"]) == "check"][:2]
+    design = next(r for r in records if outside_half(r["id"]) == "design")
+    small = tmp_path / "small.jsonl"
+    small.write_text("\n".join(json.dumps(r) for r in [*check, design]) + "\n")
+    report = tmp_path / "check-report.json"
+    report.write_text(json.dumps({"split": str(tmp_path / "check.jsonl"), "questions": [
+        {"id": check[0]["id"], "language": "it", "exact": True, "valid": True, "sparql": check[0]["sparql"]},
+        {"id": check[1]["id"], "language": "en", "exact": False, "valid": False, "sparql": ""}]}))
+    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
+    monkeypatch.setenv(ARTIFACTS_ENV, str(tmp_path / "artifacts"))
+    dev = root / "bench" / "eval-runs" / "v14" / "reports" / "dev-local-qwen-1.5b-lora-9d9696e8-ad886cbe2b.json"
+    args = ["optimize", "run", "--optimizer", "ranker", "--from", "latest", "--train-limit", "1", "--dev-limit", "2",
+            "--epochs", "1", "--dev-report", str(dev), "--store", str(kb_store), "--json"]
+    result = CliRunner().invoke(main, [*args, "--outside", str(small), "--check-report", str(report)])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output[result.output.index("{"):])["ranker"]["dev"]
+    assert figures["check_questions"] == 2 and figures["check_parent_right"] == 0.5
+    assert 0.0 <= figures["check_replayed"] <= 1.0
+    built = next((tmp_path / "home" / "ranker").iterdir()) / "outside-check-eval.jsonl"
+    assert {json.loads(line)["key"] for line in built.read_text().splitlines()} == {f"{check[0]['id']}:it",
+                                                                                  f"{check[1]['id']}:en"}
+    alone = CliRunner().invoke(main, [*args, "--check-report", str(report)])
+    assert alone.exit_code != 0 and "--outside" in alone.output
+    report.write_text(json.dumps({"split": "x.jsonl", "questions": [{"id": design["id"], "language": "it"}]}))
+    wrong = CliRunner().invoke(main, [*args, "--outside", str(small), "--check-report", str(report)])
+    assert wrong.exit_code != 0 and design["id"] in wrong.output

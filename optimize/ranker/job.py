@@ -3,7 +3,8 @@ plans (`modules/plan_choice.py`).
 
 Steps, each resumable: the training lists (train split in both languages, and synthetic pairs when given) and the dev
 lists are built into a work folder, one line per question; the ranker trains on CPU with a checkpoint per epoch; the
-thresholds are chosen on dev (`choose_thresholds`); the version is written with the parent's files, the ranker's
+thresholds are chosen by replaying the choice on the parent's dev answers (and, given its report on them, on the
+outside pairs' check half too); the version is written with the parent's files, the ranker's
 weights, their checksum in the manifest, and the choice switched on in its program settings.
 """
 
@@ -21,7 +22,7 @@ from typing import Callable
 import numpy as np
 
 from nl2sparql.modules.ranker import RANKER_FILE, Ranker
-from nl2sparql.optimize.ranker.thresholds import GRID, choose, dev_questions
+from nl2sparql.optimize.ranker.thresholds import GRID, DevQuestion, choose, dev_questions, replay
 from nl2sparql.optimize.ranker.train import (FeaturedList, TrainConfig, featurize, member_checkpoints, member_seeds,
                                              top1, train_ensemble, training_views)
 
@@ -60,6 +61,10 @@ class RankerJob:
     # the median question costs the enumeration and no generation (the p50 seconds target; a generation alone takes
     # 6-8 s on 2 cores). 0: the thresholds of the best replayed dev accuracy, however often they ask the generator.
     plan_share: float = 0.5
+    # The parent's `eval run` report on the check half of the outside pairs (a `.jsonl` split of those records, each
+    # asked in the language the eval chose): the thresholds are then replayed on those answers and dev's together.
+    # Dev is written by us, like train; the check half by others, and never trained on. Needs `outside`.
+    check_report: str | None = None
 
 
 def work_dir(home: Path, kb_fingerprint: str, code: str) -> Path:
@@ -89,6 +94,9 @@ class DevFigures:
     accepted_precision: float
     replayed: float | None = None  # the choice replayed with the parent's dev answers (None without its report)
     parent_right: float | None = None  # the parent alone on the same questions
+    check_questions: int | None = None  # outside check-half questions the thresholds were also chosen on
+    check_replayed: float | None = None  # the choice replayed there at the chosen thresholds
+    check_parent_right: float | None = None
 
 
 def precision_thresholds(ranker: Ranker, lists: list[FeaturedList], generator_accuracy: float) -> tuple[float, float]:
@@ -111,16 +119,22 @@ def precision_thresholds(ranker: Ranker, lists: list[FeaturedList], generator_ac
 
 
 def dev_figures(ranker: Ranker, lists: list[FeaturedList], made: list[dict], generator_accuracy: float,
-                report: list[dict] | None = None, endpoint=None, plan_share: float = 0.0) -> DevFigures:
+                report: list[dict] | None = None, endpoint=None, plan_share: float = 0.0,
+                check: list[DevQuestion] = ()) -> DevFigures:
     """Top-1 against the oracle and the enumerator's own order, and the thresholds: replayed on the parent's dev
-    answers when its report is given (`thresholds.choose`), else by precision."""
+    answers when its report is given (`thresholds.choose`; on dev and the `check` questions together when there are
+    any), else by precision."""
     n = max(1, len(lists))
     replayed = parent_right = None
+    checked = {}
     if report:
         questions = dev_questions(ranker, lists, made, report, endpoint)
-        accept, fallback, replayed, _ = choose(questions, plan_share)
+        accept, fallback, _, _ = choose([*questions, *check], plan_share)
+        replayed = round(replay(questions, accept, fallback)[0], 3)
         parent_right = round(sum(q.generator_right for q in questions) / max(1, len(questions)), 3)
-        replayed = round(replayed, 3)
+        if check:
+            checked = {"check_questions": len(check), "check_replayed": round(replay(check, accept, fallback)[0], 3),
+                       "check_parent_right": round(sum(q.generator_right for q in check) / len(check), 3)}
     else:
         accept, fallback = precision_thresholds(ranker, lists, generator_accuracy)
     tops = [(float(p.max()), bool(x.labels[int(np.argmax(p))])) for x in lists if x.features
@@ -129,7 +143,8 @@ def dev_figures(ranker: Ranker, lists: list[FeaturedList], made: list[dict], gen
     return DevFigures(len(lists), round(sum(bool(x.labels.sum()) for x in lists) / n, 3),
                       round(sum(bool(m["candidates"]) and bool(m["candidates"][0]["label"]) for m in made) / n, 3),
                       round(top1(ranker, lists), 3), accept, fallback, round(len(accepted) / n, 3),
-                      round(sum(accepted) / len(accepted), 3) if accepted else 0.0, replayed, parent_right)
+                      round(sum(accepted) / len(accepted), 3) if accepted else 0.0, replayed, parent_right,
+                      **checked)
 
 
 def ranker_manifest(parent: dict, ranker_bytes: bytes, job: RankerJob, figures: DevFigures, trained: dict,
@@ -220,13 +235,15 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
         for old in member_checkpoints(checkpoint, member_seeds(config, job.ensemble)):
             old.unlink(missing_ok=True)
     report = _read_report(Path(job.dev_report), job.dev_split) if job.dev_report else None
+    check_made, check_lists, check_report = _check_lists(job, work, store, progress)
     with tracking.run("ranker", tracking_uri, dataclasses.asdict(job)) as (mlflow, active):
         ranker = train_ensemble(train_lists, config, job.ensemble, checkpoint,
                                 on_epoch=lambda epoch, loss: mlflow.log_metric("train_loss", loss, step=epoch))
         generator_accuracy = float((parent.manifest.get("dev_scores") or {}).get("execution_accuracy", 0.6))
         with EmbeddedEndpoint(EndpointConfig(store_path=store)) as endpoint:
+            check = dev_questions(ranker, check_lists, check_made, check_report, endpoint) if check_report else []
             figures = dev_figures(ranker, list(dev_lists), list(dev_made), generator_accuracy, report, endpoint,
-                                  job.plan_share)
+                                  job.plan_share, check)
         ranker.info.update({"dev_top1": figures.ranker_top1, "trained_lists": ranker.info.get("lists"),
                             "features_version": ranker.features_version})
         for key, value in dataclasses.asdict(figures).items():
@@ -247,14 +264,49 @@ def run_ranker_job(job: RankerJob, *, home: Path, root: Path, store: Path | None
     return version, figures
 
 
-def _read_report(path: Path, split: str) -> list[dict]:
+def _read_report(path: Path, split: str | None) -> list[dict]:
+    """The questions of an `eval run` report on `split` (None: on a `.jsonl` split)."""
     from nl2sparql.errors import Nl2SparqlError
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise Nl2SparqlError(f"the dev report {path} cannot be read: {error}") from None
-    if not isinstance(data, dict) or data.get("split") != split or not isinstance(data.get("questions"), list):
-        raise Nl2SparqlError(f"{path} is not an `eval run` report on {split}")
+        raise Nl2SparqlError(f"the report {path} cannot be read: {error}") from None
+    named = isinstance(data, dict) and (data.get("split") == split if split else
+                                        str(data.get("split", "")).endswith(".jsonl"))
+    if not named or not isinstance(data.get("questions"), list):
+        raise Nl2SparqlError(f"{path} is not an `eval run` report on {split or 'a .jsonl split'}")
     return data["questions"]
+
+
+def _check_lists(job: RankerJob, work: Path, store: Path | None, progress) -> tuple[list, list, list | None]:
+    """The lists of the questions the parent answered in `job.check_report` (each as the eval asked it: the key's
+    language), built into the work folder like the others; (made, featured, report questions), empty without one."""
+    from nl2sparql.data.outside import read_outside
+    from nl2sparql.errors import DatasetError
+    from nl2sparql.optimize.ranker.examples import Question, build_lists
+
+    if not job.check_report:
+        return [], [], None
+    if not job.outside:
+        raise DatasetError("--check-report needs --outside: the pairs whose check half the report answered")
+    report = _read_report(Path(job.check_report), None)
+    records = {r.id: r for r in read_outside([Path(p) for p in job.outside], "check")}
+    questions = []
+    for q in report:
+        record, language = records.get(q["id"]), q.get("language", "it")
+        if record is None:
+            raise DatasetError(f"{job.check_report} answers {q['id']}, not in the check half of the --outside pairs")
+        text = record.question_it if language == "it" else record.question_en
+        questions.append(Question(f"{record.id}:{language}", "outside-check", text, record.sparql,
+                                  record.answer_variables))
+    path = work / "outside-check-eval.jsonl"
+    task = progress.add_task("check lists", total=len(questions)) if progress else None
+    for _ in build_lists(questions, path, store):
+        if progress:
+            progress.advance(task)
+    keys = {q.key for q in questions}
+    made, featured = load_featured(path, dev_view)
+    chosen = [(m, f) for m, f in zip(made, featured) if m["key"] in keys]
+    return [m for m, _ in chosen], [f for _, f in chosen], report
 

@@ -64,6 +64,9 @@ def optimize() -> None:
 @click.option("--dev-report", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
               help="ranker: the --from version's `eval run` report on dev; the thresholds are chosen by replaying the "
                    "choice on its answers (without it: by the ranker's precision on dev).")
+@click.option("--check-report", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
+              help="ranker: the --from version's `eval run` report on the check half of the --outside pairs (a .jsonl "
+                   "split of those records); the thresholds are replayed on its answers and dev's together.")
 @click.option("--negatives", is_flag=True,
               help="ranker: also train on the gold plan's one-block changes (measured on dev: they lowered top-1).")
 @click.option("--paraphrases", is_flag=True,
@@ -84,7 +87,8 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
                  budget: str, seed: int, threads: int, train_limit: int | None, dev_limit: int | None,
                  val_limit: int, parent: str, resume: bool, tracking_uri: str | None, rank: int, learning_rate: float,
                  epochs: int, device: str, synth: Path | None, synth_ratio: float, synth_wordings: str,
-                 compact_prompt: bool, followup_mode: str, dev_report: Path | None, negatives: bool,
+                 compact_prompt: bool, followup_mode: str, dev_report: Path | None, check_report: Path | None,
+                 negatives: bool,
                  paraphrases: bool, outside: tuple[Path, ...], ensemble: str, plan_share: float,
                  store_path: Path | None, as_json: bool) -> None:
     """Compile, score parent and compiled program on dev side by side, and write a new version.
@@ -101,7 +105,7 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
     if optimizer == "ranker":
         _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
                 store_path, tracking_uri, as_json, dev_report, negatives, paraphrases, outside,
-                plan_share=plan_share, ensemble=_seeds(ensemble))
+                plan_share=plan_share, ensemble=_seeds(ensemble), check_report=check_report)
         return
     learning_rate = 3e-4 if learning_rate is None else learning_rate
     epochs = 1 if epochs is None else epochs
@@ -127,7 +131,8 @@ def optimize_run(optimizer: str | None, lm: str | None, teacher_lm: str | None, 
 
 def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epochs, learning_rate, seed, resume,
             store_path, tracking_uri, as_json, dev_report=None, negatives=False, paraphrases=False,
-            outside: tuple[Path, ...] = (), *, plan_share: float, ensemble: tuple[int, ...] = ()) -> None:
+            outside: tuple[Path, ...] = (), *, plan_share: float, ensemble: tuple[int, ...] = (),
+            check_report: Path | None = None) -> None:
     from rich.progress import Progress
     from rich.table import Table
 
@@ -140,6 +145,7 @@ def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epoch
                     learning_rate=RankerJob.learning_rate if learning_rate is None else learning_rate, seed=seed,
                     dev_report=str(dev_report) if dev_report else None, negatives=negatives,
                     paraphrases=paraphrases, outside=tuple(str(p) for p in outside), plan_share=plan_share,
+                    check_report=str(check_report) if check_report else None,
                     ensemble=ensemble)
     paths = resolve()
     with Progress(console=make_console(stderr=True), transient=True) as progress:
@@ -155,7 +161,9 @@ def _ranker(parent, train_split, dev_split, synth, train_limit, dev_limit, epoch
                          (f"answered without the generator (p ≥ {figures.accept:g})", figures.accepted_share),
                          ("… and right there", figures.accepted_precision),
                          ("the choice replayed on the parent's dev answers", figures.replayed),
-                         ("the parent alone on the same questions", figures.parent_right)):
+                         ("the parent alone on the same questions", figures.parent_right),
+                         ("outside check half: the choice replayed there", figures.check_replayed),
+                         ("outside check half: the parent alone", figures.check_parent_right)):
         if value is not None:
             table.add_row(label, f"{value:.3f}")
     make_console().print(table)
