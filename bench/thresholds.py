@@ -4,6 +4,14 @@
         --lists ~/.nl2sparql/ranker/<kb>-<lists>/outside-check-eval.jsonl --report <v14's report on those questions> \
         [--dev-lists …/dev.jsonl --dev-report bench/eval-runs/v14/reports/dev-….json] [--plan-share 0.5]
 
+The parent's answers come from an eval run on a sample of the check half, written as a split by
+
+    python bench/thresholds.py --write-sample /tmp/outside-check-sample.jsonl [--rounds round4,round5,round6]
+    NL2SPARQL_ARTIFACTS=bench/eval-runs python bench/eval.py --versions v14 --splits /tmp/outside-check-sample.jsonl
+
+(every third check record of each round, the rounds interleaved, so that a run stopped early still samples each; the
+parent answers a check question in 20-40 s on 2 cores, so the whole check half would take hours).
+
 A version's thresholds (`rank_accept`, `rank_fallback`) are chosen by replaying the choice
 (`modules/plan_choice.decide`, `optimize/ranker/thresholds.replay`) on dev with the parent's dev answers. Dev is
 written by us, like train. This replays the same choice on the check half of the outside pairs (never trained on),
@@ -22,15 +30,22 @@ from pathlib import Path
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--versions", required=True, help="comma-separated versions with a ranker")
-    parser.add_argument("--lists", type=Path, required=True, help="the check half's lists (ranker_check.py builds them)")
-    parser.add_argument("--report", type=Path, required=True, help="the parent's eval report on the same questions")
+    parser.add_argument("--versions", help="comma-separated versions with a ranker")
+    parser.add_argument("--lists", type=Path, help="the check half's lists (`optimize run --check-report` builds them)")
+    parser.add_argument("--report", type=Path, help="the parent's eval report on the same questions")
+    parser.add_argument("--write-sample", type=Path, default=None, help="write the sample split and stop")
+    parser.add_argument("--rounds", default="round4,round5,round6", help="with --write-sample: the outside rounds")
     parser.add_argument("--dev-lists", type=Path, default=None)
     parser.add_argument("--dev-report", type=Path,
                         default=Path("bench/eval-runs/v14/reports/dev-local-qwen-1.5b-lora-9d9696e8-ad886cbe2b.json"))
     parser.add_argument("--plan-share", type=float, default=0.5)
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "ranker-runs")
     args = parser.parse_args()
+    if args.write_sample:
+        write_sample(args.write_sample, [Path("bench/outside") / r for r in args.rounds.split(",")])
+        return
+    if not (args.versions and args.lists and args.report):
+        parser.error("--versions, --lists and --report are needed (or --write-sample)")
 
     from nl2sparql.artifacts.code import code_fingerprint, lists_fingerprint
     from nl2sparql.artifacts.store import resolve_version
@@ -106,6 +121,20 @@ def main() -> None:
         print(f"  each check round held out in turn: {held}")
     args.out.mkdir(parents=True, exist_ok=True)
     write_text_atomic(args.out / f"thresholds-{'-'.join(out['versions'])}.json", json.dumps(out, indent=1) + "\n")
+
+
+def write_sample(path: Path, rounds: list[Path]) -> None:
+    """Every third check-half record of each round, the rounds interleaved, as a `.jsonl` split."""
+    from itertools import zip_longest
+
+    from nl2sparql.data.dataset import write_jsonl
+    from nl2sparql.data.outside import read_outside
+
+    picked = [read_outside(r, "check")[::3] for r in rounds]
+    sample = [r for group in zip_longest(*picked) for r in group if r is not None]
+    write_jsonl(path, sample)
+    print(f"{len(sample)} check records ({', '.join(f'{r.name} {len(p)}' for r, p in zip(rounds, picked))}) "
+          f"written to {path}")
 
 
 def _round(key: str) -> str:
