@@ -1,16 +1,17 @@
 """The choice's thresholds replayed on pairs written outside the project, beside dev: where should they be chosen?
 
-    NL2SPARQL_ARTIFACTS=bench/eval-runs python bench/thresholds.py --versions v40,v41 \
+    python bench/thresholds.py --versions v40,v41 \
         --lists ~/.nl2sparql/ranker/<kb>-<lists>/outside-check-eval.jsonl --report <v14's report on those questions> \
         [--dev-lists …/dev.jsonl --dev-report bench/eval-runs/v14/reports/dev-….json] [--plan-share 0.5]
 
 The parent's answers come from an eval run on a sample of the check half, written as a split by
 
     python bench/thresholds.py --write-sample /tmp/outside-check-sample.jsonl [--rounds round4,round5,round6]
-    NL2SPARQL_ARTIFACTS=bench/eval-runs python bench/eval.py --versions v14 --splits /tmp/outside-check-sample.jsonl
+    python bench/eval.py --versions v14 --splits /tmp/outside-check-sample.jsonl
 
-(every third check record of each round, the rounds interleaved, so that a run stopped early still samples each; the
-parent answers a check question in 20-40 s on 2 cores, so the whole check half would take hours).
+(the versions resolved in the artifact root that holds them, bench/eval-runs for the measured ones; every third
+check record of each round, the rounds interleaved, so that a run stopped early still samples each; the
+parent answers a check question in 16 s at the median, 46 s at p90, on 2 cores, so the whole check half would take hours).
 
 A version's thresholds (`rank_accept`, `rank_fallback`) are chosen by replaying the choice
 (`modules/plan_choice.decide`, `optimize/ranker/thresholds.replay`) on dev with the parent's dev answers. Dev is
